@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The rhashtable build lab: builds and tests this repo's rhashtable patch
+# series on Linux 6.12.  "make help" lists the targets; the work happens
+# in lab/*.sh and the kernel tree and builds live under $(RHT_WORK).
+
+RHT_WORK ?= $(HOME)/.cache/rhashtable
+JOBS ?= $(shell nproc)
+export RHT_WORK JOBS
+
+# What "make check" runs, in order.  Add new test targets here.
+CHECK_TARGETS := lint kunit kunit-smp kunit-kcsan
+
+TREE := $(RHT_WORK)/linux
+
+.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint run check clean
+
+help:
+	@echo 'make run          tree + kunit, then a short summary (start here)'
+	@echo 'make check        everything CI runs: $(CHECK_TARGETS)'
+	@echo 'make tree         Linux 6.12 + lab/series as git branch rht in $(TREE)'
+	@echo 'make patches      the series as patches in out/patches/'
+	@echo 'make kunit        KUnit on UML with lockdep'
+	@echo 'make kunit-smp    KUnit on x86_64, 2 CPUs under QEMU, KASAN + lockdep'
+	@echo 'make kunit-kcsan  KUnit on x86_64, 2 CPUs under QEMU, KCSAN'
+	@echo 'make lint         sparse, checkpatch, kernel-doc and git am on our files'
+	@echo 'make clean        remove out/ (not $(RHT_WORK))'
+	@echo 'Variables: RHT_WORK=$(RHT_WORK) JOBS=$(JOBS)'
+
+tree:
+	lab/tree.sh
+
+patches: tree
+	rm -rf out/patches
+	mkdir -p out/patches
+	git -C $(TREE) format-patch -q -o $(CURDIR)/out/patches rht-base..rht
+	@ls out/patches
+
+kunit: tree
+	lab/kunit.sh um
+
+kunit-smp: tree
+	lab/kunit.sh x86_64-kasan
+
+kunit-kcsan: tree
+	lab/kunit.sh x86_64-kcsan
+
+lint: patches
+	lab/lint.sh
+
+run: kunit
+	@echo
+	@echo '== Summary (full log: $(RHT_WORK)/build-um/test.log) =='
+	@lab/checklog.py --summary $(RHT_WORK)/build-um/test.log
+
+check: $(CHECK_TARGETS)
+
+clean:
+	rm -rf out
