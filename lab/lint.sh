@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lint our files (those on a Files: line of lab/series) in $RHT_WORK/linux:
+#  a) sparse and W=1 on lib/rhashtable.o and lib/test_rhashtable.o,
+#  b) checkpatch --strict on every patch in out/patches (make patches),
+#  c) kernel-doc -Wall on the C files,
+#  d) git am of out/patches on a fresh worktree of rht-base gives rht.
+# Any finding fails; files not in the series yet are skipped with a note.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+work=${RHT_WORK:-$HOME/.cache/rhashtable}
+tree=$work/linux
+build=$work/build-lint
+start=$SECONDS
+fail=0
+bad() { echo "lint: FAIL: $*"; fail=1; }
+
+ours=" $(sed -n 's/^Files: *//p' lab/series/*.txt 2>/dev/null | tr '\n' ' ') "
+ours() {
+	case $ours in *" $1 "*) return 0 ;; esac
+	echo "lint: note: $1 is not in lab/series yet, skipped"
+	return 1
+}
+
+# a) sparse, in an x86_64 defconfig build dir with our code enabled.
+objs=()
+for f in lib/rhashtable.c lib/test_rhashtable.c; do
+	ours "$f" && objs+=("${f%.c}.o")
+done
+if ((${#objs[@]})); then
+	mk=(make -C "$tree" O="$build" ARCH=x86_64 -j"${JOBS:-$(nproc)}")
+	want="KUNIT RHASHTABLE_KUNIT_TEST NET PROVE_LOCKING"
+	for sym in $want; do
+		grep -qs "^CONFIG_$sym=y" "$build/.config" && continue
+		echo "lint: configuring $build"
+		[ -f "$build/.config" ] || "${mk[@]}" -s defconfig
+		"$tree/scripts/config" --file "$build/.config" \
+			$(printf -- '-e %s ' $want)
+		"${mk[@]}" -s olddefconfig
+		break
+	done
+	"${mk[@]}" -s prepare
+	log=$build/sparse.log
+	"${mk[@]}" C=2 CF=-Wsparse-error W=1 "${objs[@]}" >"$log" 2>&1 ||
+		bad "building ${objs[*]} failed"
+	cat "$log"
+	! grep -q 'warning:\|error:' "$log" || bad "sparse/W=1 findings above"
+fi
+
+# b) checkpatch, on every patch of the series.
+patches=("$repo"/out/patches/*.patch)
+if [ -e "${patches[0]}" ]; then
+	for p in "${patches[@]}"; do
+		out=$(cd "$tree" && scripts/checkpatch.pl --strict "$p" 2>&1) ||
+			bad "checkpatch: ${p##*/}"
+		echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks' ||
+			{ echo "$out"; bad "checkpatch: ${p##*/}"; }
+		echo "checkpatch: ${p##*/}: $(echo "$out" | grep '^total:')"
+	done
+else
+	echo "lint: note: no patches in out/patches, checkpatch skipped"
+fi
+
+# c) kernel-doc.
+for f in include/linux/rhashtable.h include/linux/rhashtable-types.h \
+	 lib/rhashtable.c lib/test_rhashtable.c; do
+	ours "$f" || continue
+	out=$(cd "$tree" && scripts/kernel-doc -none -Wall "$f" 2>&1)
+	[ -z "$out" ] || { echo "$out"; bad "kernel-doc: $f"; }
+done
+
+# d) The patches apply with git am on rht-base and give exactly rht.
+if [ -e "${patches[0]}" ]; then
+	wt=$work/am-check
+	git -C "$tree" worktree prune
+	[ -d "$wt" ] || git -C "$tree" worktree add -q --detach "$wt" rht-base
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" reset -q --hard rht-base
+	if GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@example.org \
+	   git -C "$wt" am -q "${patches[@]}"; then
+		[ "$(git -C "$wt" rev-parse HEAD^{tree})" = \
+		  "$(git -C "$tree" rev-parse rht^{tree})" ] ||
+			bad "git am gave a different tree than branch rht"
+		echo "git am: ${#patches[@]} patches apply to rht-base"
+	else
+		bad "git am of out/patches on rht-base"
+	fi
+fi
+
+echo "lint: took $((SECONDS - start)) s"
+((fail == 0)) && echo "lint: clean"
+exit $fail
