@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Resizable, RCU-protected hash tables: the data types.
+ *
+ * This header only declares what a structure embedding a table needs, so
+ * that it can be included from other headers without dragging in the
+ * inline fast paths of <linux/rhashtable.h>.  See Documentation/rhashtable.rst
+ * for the design and the rules of use.
+ */
+#ifndef _LINUX_RHASHTABLE_TYPES_H
+#define _LINUX_RHASHTABLE_TYPES_H
+
+#include <linux/alloc_tag.h>
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/mutex.h>
+#include <linux/spinlock_types.h>
+#include <linux/timer_types.h>
+#include <linux/types.h>
+#include <linux/workqueue_types.h>
+
+/**
+ * struct rhash_head - hook embedded in every object stored in a table
+ * @next: the next object of the hash chain, or a nulls marker at its end
+ *
+ * One pointer per object: resizing relinks these pointers in place and
+ * never needs a second hook.
+ */
+struct rhash_head {
+	struct rhash_head __rcu		*next;
+};
+
+/**
+ * struct rhlist_head - hook for tables that accept duplicate keys
+ * @rhead: links the first object of each key into its hash chain
+ * @next: the next object with the same key
+ */
+struct rhlist_head {
+	struct rhash_head		rhead;
+	struct rhlist_head __rcu	*next;
+};
+
+struct bucket_table;
+struct rhashtable;
+
+/**
+ * struct rhashtable_compare_arg - what an @obj_cmpfn is asked to compare
+ * @ht: the table being searched
+ * @key: the key being looked for
+ */
+struct rhashtable_compare_arg {
+	struct rhashtable *ht;
+	const void *key;
+};
+
+typedef u32 (*rht_hashfn_t)(const void *data, u32 len, u32 seed);
+typedef u32 (*rht_obj_hashfn_t)(const void *data, u32 len, u32 seed);
+typedef int (*rht_obj_cmpfn_t)(struct rhashtable_compare_arg *arg,
+			       const void *obj);
+
+/**
+ * struct rhashtable_params - how a table hashes, compares and sizes itself
+ * @nelem_hint: expected number of elements, sizes the first bucket array
+ * @key_len: length of the key in bytes (0 if @obj_hashfn hashes objects)
+ * @key_offset: offset of the key within the object
+ * @head_offset: offset of the &struct rhash_head within the object
+ * @max_size: upper bound on the number of buckets (0: no bound)
+ * @min_size: lower bound on the number of buckets
+ * @automatic_shrinking: shrink the table when it becomes sparse
+ * @hashfn: hash a key (default: jhash, or jhash2 for whole 32-bit words)
+ * @obj_hashfn: hash a whole object instead of its key (6.12 signature)
+ * @obj_cmpfn: compare a key with an object, 0 meaning equal
+ * @hash_rnd: hash seed; 0 asks for a random one (and lets the table pick
+ *	a fresh one when it detects a hash flood)
+ * @max_shift: upper bound on the bucket count as a power of two
+ *	(alternative to @max_size, from the 3.17 interface)
+ * @grow_decision: return true to double the table; called with the
+ *	current number of buckets (3.17 interface)
+ * @shrink_decision: return true to halve the table (3.17 interface)
+ * @mutex_is_held: for lockdep: does the caller hold the lock that
+ *	serialises the 3.17-style update calls?
+ *
+ * Everything from @hash_rnd on belongs to the 3.17 interface; tables set
+ * up with the 6.12 fields alone behave exactly as in 6.12.
+ */
+struct rhashtable_params {
+	u16			nelem_hint;
+	u16			key_len;
+	u16			key_offset;
+	u16			head_offset;
+	unsigned int		max_size;
+	u16			min_size;
+	bool			automatic_shrinking;
+	rht_hashfn_t		hashfn;
+	rht_obj_hashfn_t	obj_hashfn;
+	rht_obj_cmpfn_t		obj_cmpfn;
+	u32			hash_rnd;
+	u8			max_shift;
+	bool			(*grow_decision)(const struct rhashtable *ht,
+						 size_t new_size);
+	bool			(*shrink_decision)(const struct rhashtable *ht,
+						   size_t new_size);
+	int			(*mutex_is_held)(void);
+};
+
+/**
+ * struct rhashtable_stats - what a table has done since it was created
+ * @grows: completed doublings (chains unzipped in place)
+ * @shrinks: completed halvings (chains zipped in place)
+ * @rehashes: tables rebuilt by moving entries (new seed, new layout)
+ * @reseeds: rehashes that picked a fresh seed after a long chain
+ * @nested: bucket arrays built from page-sized pieces
+ * @unzip_passes: passes over the table made by all doublings
+ * @grace_periods: RCU grace periods waited for by resizes
+ * @alloc_failures: bucket arrays that could not be allocated
+ * @long_chains: inserts that found a chain longer than RHT_ELASTICITY
+ */
+struct rhashtable_stats {
+	unsigned long		grows;
+	unsigned long		shrinks;
+	unsigned long		rehashes;
+	unsigned long		reseeds;
+	unsigned long		nested;
+	unsigned long		unzip_passes;
+	unsigned long		grace_periods;
+	unsigned long		alloc_failures;
+	unsigned long		long_chains;
+};
+
+/**
+ * struct rhashtable_resize - state of the resize in progress
+ * @old: the table being replaced, NULL when no resize runs
+ * @new: its replacement
+ * @step: where the resize stands (enum rht_step in lib/rhashtable.c)
+ * @gp: RCU grace-period cookie the next step waits for
+ * @backoff: delay before retrying a failed allocation, in jiffies
+ * @reseed_at: earliest time the seed may be changed again
+ * @reseed_gap: current minimum distance between two reseeds
+ */
+struct rhashtable_resize {
+	struct bucket_table	*old;
+	struct bucket_table	*new;
+	unsigned int		step;
+	unsigned long		gp;
+	unsigned long		backoff;
+	unsigned long		reseed_at;
+	unsigned long		reseed_gap;
+};
+
+/**
+ * struct rhashtable - a resizable hash table
+ * @tbl: the bucket array readers start from
+ * @key_len: key length in bytes
+ * @max_elems: inserts fail with -E2BIG once this many objects are stored
+ * @p: the parameters the table was created with, completed with defaults
+ * @rhlist: the table is the inside of a &struct rhltable
+ * @run_work: the deferred worker that resizes the table
+ * @mutex: serialises the worker, explicit resizes and destruction
+ * @lock: protects the walker lists
+ * @nelems: number of objects (plus the per-CPU deltas, if any)
+ * @pcpu_nelems: per-CPU count deltas used by large tables, or NULL
+ * @flags: requests to the worker and table state (RHT_F_* bits)
+ * @gp_rcu: wakes the worker when a grace period it waits for is over
+ * @retry: re-runs the worker after an allocation failure
+ * @rs: the resize in progress; under @mutex
+ * @stats: counters; under @mutex
+ * @alloc_tag: allocation profiling tag
+ */
+struct rhashtable {
+	struct bucket_table __rcu	*tbl;
+	unsigned int			key_len;
+	unsigned int			max_elems;
+	struct rhashtable_params	p;
+	bool				rhlist;
+	struct work_struct		run_work;
+	struct mutex			mutex;	/* worker, explicit resizes */
+	spinlock_t			lock;	/* walker lists */
+	atomic_t			nelems;
+	int __percpu			*pcpu_nelems;
+	unsigned long			flags;
+	struct rcu_head			gp_rcu;
+	struct timer_list		retry;
+	struct rhashtable_resize	rs;
+	struct rhashtable_stats		stats;
+#ifdef CONFIG_MEM_ALLOC_PROFILING
+	struct alloc_tag		*alloc_tag;
+#endif
+};
+
+/**
+ * struct rhltable - a hash table whose keys may repeat
+ * @ht: the underlying table; objects with equal keys share one chain slot
+ */
+struct rhltable {
+	struct rhashtable ht;
+};
+
+/**
+ * struct rhashtable_walker - a walker registered on a bucket array
+ * @list: entry in the array's walker list
+ * @tbl: the array being walked; NULL once it has been replaced
+ */
+struct rhashtable_walker {
+	struct list_head list;
+	struct bucket_table *tbl;
+};
+
+/**
+ * struct rhashtable_iter - position of a walk over a table
+ * @ht: the table being walked
+ * @p: the object returned last (its hook), NULL before the first
+ * @list: for rhltables, the duplicate returned last
+ * @walker: registration that tells the walk when its array is replaced
+ * @slot: bucket index the walk is in
+ * @skip: objects of the bucket already returned
+ * @end_of_table: the walk has returned every object
+ * @live: @p was returned under the current RCU read lock, so it may be
+ *	followed; after a stop it is only compared against
+ */
+struct rhashtable_iter {
+	struct rhashtable *ht;
+	struct rhash_head *p;
+	struct rhlist_head *list;
+	struct rhashtable_walker walker;
+	unsigned int slot;
+	unsigned int skip;
+	bool end_of_table;
+	bool live;
+};
+
+int rhashtable_init_noprof(struct rhashtable *ht,
+			   const struct rhashtable_params *params);
+#define rhashtable_init(...)	alloc_hooks(rhashtable_init_noprof(__VA_ARGS__))
+
+int rhltable_init_noprof(struct rhltable *hlt,
+			 const struct rhashtable_params *params);
+#define rhltable_init(...)	alloc_hooks(rhltable_init_noprof(__VA_ARGS__))
+
+#endif /* _LINUX_RHASHTABLE_TYPES_H */

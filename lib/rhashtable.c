@@ -1,0 +1,2073 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resizable, RCU-protected hash tables.
+ *
+ * The structure
+ * -------------
+ * A table is a power-of-two array of buckets.  A bucket word holds the first
+ * object of a singly linked chain; bit 0 of the word is the bucket's lock.
+ * Chains end in nulls markers that name their bucket (see rhashtable.h).
+ * Objects embed one struct rhash_head: a resize relinks those pointers and
+ * never copies or allocates per object.
+ *
+ * Readers walk a chain under rcu_read_lock() and take no lock.  If the walk
+ * ends on a marker that does not fit its bucket, it was carried off its
+ * chain and starts again.  A miss continues in @future_tbl, where entries go
+ * when they are moved to a rebuilt array.
+ *
+ * Resizing
+ * --------
+ * A worker resizes the table; inserts only ask for it.  Three kinds exist:
+ *
+ * Doubling (T -> U, |U| = 2|T|, same seed).  Bucket x of T holds the objects
+ * of U's buckets x ("a") and x + |T| ("b"), interleaved.  The worker points
+ * U[a] at the first a-object of the chain and U[b] at the first b-object, so
+ * each of U's buckets starts a path through the old chain that visits all of
+ * its objects and some of the sibling's.  U is published, and once readers
+ * of T are gone (one grace period) the chains are unzipped: where the two
+ * paths meet, the side whose bucket differs from the meeting object's gets
+ * its last own link redirected past the other side's run:
+ *
+ *   U[a] -> a1 -> b1 -> b2 -> a2 -> M          U[a] -> a1 --------> a2 -> M
+ *   U[b] -------> b1 -> b2 -> a2 -> M   ==>   U[b] -------> b1 -> b2 -> a2 -> M
+ *
+ * A reader of a standing on b1 or b2 still reaches a2; no reader of b ever
+ * stood on a1.  One such cut is made per bucket pair per pass and a grace
+ * period separates passes, so that no reader of one side is still on a link
+ * the next pass cuts for the other.  When the paths no longer share objects
+ * their ends get their own markers and the pair is done.  Until then both
+ * end in T's marker, which fits either bucket.
+ *
+ * Halving (T -> U, |U| = |T|/2, same seed): U[x] is the concatenation of T's
+ * chains x and x + |U| ("zipping"): the second chain's end gets U's marker,
+ * the first chain's last object points at the second chain, U[x] at the
+ * first.  Readers of T's x simply see more objects.  U is published and T is
+ * retired once its readers are gone.
+ *
+ * Rehashing (new seed, or a flat array replacing a nested one, or any other
+ * size): objects are moved one by one to U under both buckets' locks; a
+ * reader standing on a moved object ends on U's marker, which carries a new
+ * generation and does not fit, and retries.
+ *
+ * Updaters during a resize
+ * ------------------------
+ * While T and U both live, an updater takes T's bucket lock and then U's.
+ * T's lock covers everything a doubling touches for its pair; for a halving
+ * U's lock covers both of T's buckets.  The worker takes the locks of the
+ * smaller array (for halving: both of T's buckets), which every updater of
+ * the pair holds.  How an update is done depends on U->phase, read under the
+ * locks:
+ *
+ *  GROW_PREP    readers may be in T: change T's chain, then recompute U's
+ *               two heads from it (rht_unzip_link()).
+ *  GROW_UNZIP   T has no readers: insert at U's head; remove from both
+ *               paths of the pair.
+ *  SHRINK_PREP  change T's chain, then re-zip the pair (rht_zip_pair()).
+ *  REHASH       insert into U; remove from T or U.
+ *  NONE         U is the table.
+ *
+ * A phase never goes back, and no update of an earlier phase runs after
+ * one of a later phase on the same pair: either the locks order them, or
+ * a grace period separates the change of phase from the release of the
+ * fast path (see rht_advance()).
+ */
+
+#include <linux/atomic.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/jhash.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/rhashtable.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timer.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/rhashtable.h>
+
+#define RHT_DEFAULT_SIZE	64U
+#define RHT_MIN_SIZE		4U
+#define RHT_MAX_SHIFT		30
+#define RHT_PCPU_MIN_SIZE	BIT(16)
+#define RHT_LEAF_SHIFT		(PAGE_SHIFT - ilog2(sizeof(void *)))
+#define RHT_RESEED_MIN		(HZ / 8)
+#define RHT_RESEED_MAX		(32 * HZ)
+
+/* ht->flags */
+enum {
+	RHT_F_LONG_CHAIN,	/* an insert saw a chain over RHT_ELASTICITY */
+	RHT_F_GP_ARMED,		/* rht_gp_done() will requeue the worker */
+	RHT_F_DYING,		/* destruction started: no more requeueing */
+};
+
+/* bucket_table->phase, on the newer array of a resize */
+enum rht_phase {
+	RHT_PH_NONE,
+	RHT_PH_GROW_PREP,
+	RHT_PH_GROW_UNZIP,
+	RHT_PH_SHRINK_PREP,
+	RHT_PH_REHASH,
+};
+
+/* ht->rs.step: what the worker does once the awaited grace period ended */
+enum rht_step {
+	RHT_STEP_IDLE,
+	RHT_STEP_UNZIP,		/* T's readers gone or last pass seen: unzip */
+	RHT_STEP_SETTLE,	/* halving: T's readers gone: leave PREP */
+	RHT_STEP_RELEASE,	/* halving: PREP updaters gone: fast path */
+};
+
+enum rht_wait {
+	RHT_WAIT_ASYNC,		/* come back from an RCU callback */
+	RHT_WAIT_SYNC,		/* block in cond_synchronize_rcu() */
+	RHT_WAIT_NONE,		/* no readers can exist: do not wait */
+};
+
+#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
+static bool (*rht_fail_alloc_hook)(const struct rhashtable *ht,
+				   enum rht_alloc_site site);
+
+/**
+ * rhashtable_set_fail_alloc_hook - make allocations fail, for the tests
+ * @hook: asked before every allocation of a bucket array or counter;
+ *	returning true fails it.  %NULL removes the hook.
+ *
+ * Only built with the KUnit suites, which use it to reach every error path.
+ */
+void rhashtable_set_fail_alloc_hook(bool (*hook)(const struct rhashtable *ht,
+						 enum rht_alloc_site site))
+{
+	WRITE_ONCE(rht_fail_alloc_hook, hook);
+}
+EXPORT_SYMBOL_GPL(rhashtable_set_fail_alloc_hook);
+
+static bool rht_fail_alloc(const struct rhashtable *ht,
+			   enum rht_alloc_site site)
+{
+	bool (*hook)(const struct rhashtable *ht, enum rht_alloc_site site);
+
+	hook = READ_ONCE(rht_fail_alloc_hook);
+	return hook && hook(ht, site);
+}
+#else
+static bool rht_fail_alloc(const struct rhashtable *ht,
+			   enum rht_alloc_site site)
+{
+	return false;
+}
+#endif
+
+#ifdef CONFIG_MEM_ALLOC_PROFILING
+#define rht_alloc_as(ht, call)	alloc_hooks_tag((ht)->alloc_tag, call)
+#else
+#define rht_alloc_as(ht, call)	((void)(ht), (call))
+#endif
+
+/*
+ * Chains reached through the locks of a resize are not covered by
+ * lockdep_rht_bucket_is_held() of their own array; the functions below
+ * document which lock protects what and dereference without the check.
+ */
+#define rht_locked(p)	rcu_dereference_protected(p, 1)
+
+static struct rhash_head *rht_next(const struct rhash_head *he)
+{
+	return rht_locked(he->next);
+}
+
+static unsigned int rht_index_of(struct rhashtable *ht,
+				 const struct bucket_table *tbl,
+				 const struct rhash_head *he)
+{
+	return rht_head_hashfn(ht, tbl, he, ht->p);
+}
+
+/* First object of bucket @idx, or its marker; a covering lock is held. */
+static struct rhash_head *rht_first(struct bucket_table *tbl,
+				    unsigned int idx)
+{
+	struct rhash_lock_head __rcu **slot = rht_bucket_var(tbl, idx);
+	struct rhash_head *he = __rht_word_head(rht_locked(*slot));
+
+	return he ? he : rht_nulls_of(tbl, idx);
+}
+
+/*
+ * Point bucket @idx at @he (a marker empties it), keeping the lock bit.
+ * The bucket may belong to the other array of a resize, whose lock we do
+ * not hold; nobody can hold it either (its holders first take a lock we
+ * hold), but somebody may be spinning on it, hence the cmpxchg.  Release
+ * ordering publishes @he.
+ */
+static void rht_set_first(struct bucket_table *tbl, unsigned int idx,
+			  struct rhash_head *he)
+{
+	unsigned long *word = (unsigned long *)rht_bucket_var(tbl, idx);
+	unsigned long want = rht_is_a_nulls(he) ? 0 : (unsigned long)he;
+	unsigned long old = READ_ONCE(*word);
+
+	do {
+		if ((old & ~1UL) == want)
+			return;
+	} while (!try_cmpxchg_release(word, &old, want | (old & 1UL)));
+}
+
+/* Number of objects from @he to the end of its path. */
+static unsigned int rht_path_len(struct rhash_head *he)
+{
+	unsigned int n = 0;
+
+	for (; !rht_is_a_nulls(he); he = rht_next(he))
+		n++;
+	return n;
+}
+
+/*
+ * First object shared by the paths starting at @p and @q, or NULL.  Shared
+ * objects form a common tail, so equal distances from the end meet there.
+ */
+static struct rhash_head *rht_meet(struct rhash_head *p, struct rhash_head *q)
+{
+	unsigned int lp = rht_path_len(p), lq = rht_path_len(q);
+
+	for (; lp > lq; lp--)
+		p = rht_next(p);
+	for (; lq > lp; lq--)
+		q = rht_next(q);
+	while (!rht_is_a_nulls(p) && p != q) {
+		p = rht_next(p);
+		q = rht_next(q);
+	}
+	return rht_is_a_nulls(p) ? NULL : p;
+}
+
+/*
+ * Make the link that points at @old on the path of bucket @idx point at
+ * @repl instead (@repl NULL: at @old's successor).  Returns whether @old
+ * was on the path.
+ */
+static bool rht_relink_path(struct bucket_table *tbl, unsigned int idx,
+			    struct rhash_head *old, struct rhash_head *repl)
+{
+	struct rhash_head *prev = NULL, *he;
+
+	for (he = rht_first(tbl, idx); !rht_is_a_nulls(he);
+	     prev = he, he = rht_next(he)) {
+		if (he != old)
+			continue;
+		if (!repl)
+			repl = rht_next(old);
+		if (prev)
+			rcu_assign_pointer(prev->next, repl);
+		else
+			rht_set_first(tbl, idx, repl);
+		return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bucket arrays                                                       */
+/* ------------------------------------------------------------------ */
+
+static struct lock_class_key rht_bucket_key;
+
+/* Leaf pages of a nested array, stored in its top-level bucket area. */
+static struct rhash_lock_head __rcu **rht_leaf(const struct bucket_table *tbl,
+					       unsigned int i)
+{
+	struct rhash_lock_head __rcu ***top = (void *)tbl->buckets;
+
+	return top[i];
+}
+
+struct rhash_lock_head __rcu **
+__rht_bucket_nested(const struct bucket_table *tbl, unsigned int hash)
+{
+	unsigned int mask = (1U << RHT_LEAF_SHIFT) - 1;
+
+	return &rht_leaf(tbl, hash >> RHT_LEAF_SHIFT)[hash & mask];
+}
+EXPORT_SYMBOL_GPL(__rht_bucket_nested);
+
+struct rhash_lock_head __rcu **rht_bucket_nested(const struct bucket_table *tbl,
+						 unsigned int hash)
+{
+	return __rht_bucket_nested(tbl, hash);
+}
+EXPORT_SYMBOL_GPL(rht_bucket_nested);
+
+struct rhash_lock_head __rcu **
+rht_bucket_nested_insert(struct rhashtable *ht, struct bucket_table *tbl,
+			 unsigned int hash)
+{
+	return __rht_bucket_nested(tbl, hash);
+}
+EXPORT_SYMBOL_GPL(rht_bucket_nested_insert);
+
+static void rht_free_table(struct bucket_table *tbl)
+{
+	unsigned int i;
+
+	if (tbl->nest)
+		for (i = 0; i < 1U << tbl->nest; i++)
+			kfree(rht_leaf(tbl, i));
+	kvfree(tbl);
+}
+
+static void rht_free_table_rcu(struct rcu_head *head)
+{
+	rht_free_table(container_of(head, struct bucket_table, rcu));
+}
+
+static void rht_init_table(struct bucket_table *tbl, unsigned int shift)
+{
+	tbl->size = 1U << shift;
+	tbl->shift = shift;
+	INIT_LIST_HEAD(&tbl->walkers);
+	lockdep_init_map_wait(&tbl->dep_map, "rhashtable_bucket",
+			      &rht_bucket_key, 0, LD_WAIT_SPIN);
+}
+
+static struct bucket_table *rht_alloc_flat(struct rhashtable *ht,
+					   unsigned int shift, gfp_t gfp)
+{
+	struct bucket_table *tbl;
+	size_t bytes;
+
+	if (rht_fail_alloc(ht, RHT_ALLOC_FLAT))
+		return NULL;
+	bytes = struct_size(tbl, buckets, 1UL << shift);
+	tbl = rht_alloc_as(ht, kvmalloc_node_noprof(bytes, gfp | __GFP_ZERO,
+						    NUMA_NO_NODE));
+	if (tbl)
+		rht_init_table(tbl, shift);
+	return tbl;
+}
+
+/*
+ * An array made of page-sized leaves under a small top level, for when a
+ * large contiguous one cannot be had.  Every leaf is allocated up front, so
+ * inserts never allocate.  The top level fits in half a page, which caps
+ * the size; beyond it chains just get longer.
+ */
+static struct bucket_table *rht_alloc_nested(struct rhashtable *ht,
+					     unsigned int shift, gfp_t gfp)
+{
+	unsigned int nest, i;
+	struct bucket_table *tbl;
+	void **top;
+
+	if (shift <= RHT_LEAF_SHIFT)
+		return NULL;
+	shift = min_t(unsigned int, shift, 2 * RHT_LEAF_SHIFT - 1);
+	nest = shift - RHT_LEAF_SHIFT;
+	if (rht_fail_alloc(ht, RHT_ALLOC_NESTED_TOP))
+		return NULL;
+	tbl = rht_alloc_as(ht, kzalloc_noprof(struct_size(tbl, buckets,
+							  1UL << nest), gfp));
+	if (!tbl)
+		return NULL;
+	rht_init_table(tbl, shift);
+	tbl->nest = nest;
+	top = (void **)tbl->buckets;
+	for (i = 0; i < 1U << nest; i++) {
+		if (!rht_fail_alloc(ht, RHT_ALLOC_NESTED_LEAF))
+			top[i] = rht_alloc_as(ht, kzalloc_noprof(PAGE_SIZE, gfp));
+		if (!top[i]) {
+			rht_free_table(tbl);
+			return NULL;
+		}
+	}
+	return tbl;
+}
+
+static struct bucket_table *rht_alloc_table(struct rhashtable *ht,
+					    unsigned int size, bool flat_only)
+{
+	unsigned int shift = ilog2(size);
+	struct bucket_table *tbl;
+
+	tbl = rht_alloc_flat(ht, shift, GFP_KERNEL | __GFP_NOWARN);
+	if (!tbl && !flat_only) {
+		tbl = rht_alloc_nested(ht, shift, GFP_KERNEL | __GFP_NOWARN);
+		if (tbl)
+			ht->stats.nested++;
+	}
+	return tbl;
+}
+
+/* ------------------------------------------------------------------ */
+/* Counting                                                            */
+/* ------------------------------------------------------------------ */
+
+/**
+ * rhashtable_count - exact number of objects in a table
+ * @ht: the table
+ *
+ * Sums the per-CPU deltas that large tables keep, so the result is exact
+ * when no update runs concurrently.
+ *
+ * Context: any context.
+ * Return: the number of objects.
+ */
+unsigned int rhashtable_count(struct rhashtable *ht)
+{
+	int __percpu *pc = READ_ONCE(ht->pcpu_nelems);
+	int n = atomic_read(&ht->nelems);
+	int cpu;
+
+	if (pc)
+		for_each_possible_cpu(cpu)
+			n += *per_cpu_ptr(pc, cpu);
+	return max(n, 0);
+}
+EXPORT_SYMBOL_GPL(rhashtable_count);
+
+/*
+ * Large tables without a size limit count per CPU.  Tables with a limit
+ * keep an exact @nelems: -E2BIG and callers comparing @nelems with their
+ * own limits depend on it.
+ */
+static void rht_maybe_count_per_cpu(struct rhashtable *ht,
+				    struct bucket_table *tbl)
+{
+	int __percpu *pc;
+
+	if (ht->pcpu_nelems || ht->p.max_size || tbl->size < RHT_PCPU_MIN_SIZE)
+		return;
+	if (rht_fail_alloc(ht, RHT_ALLOC_PCPU))
+		return;
+	pc = alloc_percpu_gfp(int, GFP_KERNEL | __GFP_NOWARN);
+	if (pc)
+		WRITE_ONCE(ht->pcpu_nelems, pc);
+}
+
+/* ------------------------------------------------------------------ */
+/* Updates during a resize                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The locks an update holds and where its object belongs.  @t is the older
+ * array of a running resize (locked first) or NULL; @u is the newest one.
+ */
+struct rht_dom {
+	struct bucket_table *t, *u;
+	unsigned int ti, ui;
+	struct rhash_lock_head __rcu **tb, **ub;
+	unsigned long tflags, uflags;
+	u8 phase;
+};
+
+struct rht_root {
+	struct bucket_table *tbl;
+	unsigned int idx;
+};
+
+/*
+ * For sparse, an update always holds two bucket locks: with one array only
+ * the second is a fake acquisition.
+ */
+static void rht_dom_lock(struct rhashtable *ht, struct rht_dom *d,
+			 const struct rhash_head *obj)
+	__acquires(bitlock) __acquires(bitlock)
+{
+	struct bucket_table *tbl, *older, *newer;
+
+retry:
+	tbl = rht_dereference_rcu(ht->tbl, ht);
+	older = rcu_dereference(tbl->past_tbl);
+	if (older) {
+		newer = tbl;
+	} else {
+		older = tbl;
+		newer = NULL;
+	}
+	d->ti = rht_index_of(ht, older, obj);
+	d->tb = rht_bucket_var(older, d->ti);
+	d->tflags = rht_lock(older, d->tb);
+	if (!newer)
+		newer = rcu_dereference(older->future_tbl);
+	if (!newer) {
+		d->t = NULL;
+		d->u = older;
+		d->ui = d->ti;
+		d->ub = d->tb;
+		d->uflags = d->tflags;
+		d->phase = RHT_PH_NONE;
+		__acquire(bitlock);
+		return;
+	}
+	if (rcu_access_pointer(newer->future_tbl)) {
+		/* Two resizes further on: start from the current array. */
+		rht_unlock(older, d->tb, d->tflags);
+		cpu_relax();
+		goto retry;
+	}
+	d->t = older;
+	d->u = newer;
+	d->ui = rht_index_of(ht, newer, obj);
+	d->ub = rht_bucket_var(newer, d->ui);
+	d->uflags = rht_lock_nested(newer, d->ub, SINGLE_DEPTH_NESTING);
+	d->phase = READ_ONCE(newer->phase);
+}
+
+static void rht_dom_unlock(struct rht_dom *d)
+	__releases(bitlock) __releases(bitlock)
+{
+	rht_unlock(d->u, d->ub, d->uflags);
+	if (d->t)
+		rht_unlock(d->t, d->tb, d->tflags);
+	else
+		__release(bitlock);
+}
+
+/* Buckets whose paths may hold the object, in the arrays readers use. */
+static unsigned int rht_dom_search(const struct rht_dom *d,
+				   struct rht_root *r)
+{
+	switch (d->phase) {
+	case RHT_PH_GROW_PREP:
+	case RHT_PH_SHRINK_PREP:
+		r[0] = (struct rht_root){ d->t, d->ti };
+		return 1;
+	case RHT_PH_REHASH:
+		r[0] = (struct rht_root){ d->t, d->ti };
+		r[1] = (struct rht_root){ d->u, d->ui };
+		return 2;
+	default:
+		r[0] = (struct rht_root){ d->u, d->ui };
+		return 1;
+	}
+}
+
+/* Every bucket whose path may link to the object. */
+static unsigned int rht_dom_roots(const struct rht_dom *d, struct rht_root *r)
+{
+	unsigned int lo;
+
+	switch (d->phase) {
+	case RHT_PH_GROW_PREP:
+		r[0] = (struct rht_root){ d->t, d->ti };
+		r[1] = (struct rht_root){ d->u, d->ti };
+		r[2] = (struct rht_root){ d->u, d->ti + d->t->size };
+		return 3;
+	case RHT_PH_GROW_UNZIP:
+		r[0] = (struct rht_root){ d->u, d->ti };
+		r[1] = (struct rht_root){ d->u, d->ti + d->t->size };
+		return 2;
+	case RHT_PH_SHRINK_PREP:
+		lo = d->ui;
+		r[0] = (struct rht_root){ d->t, lo };
+		r[1] = (struct rht_root){ d->t, lo + d->u->size };
+		r[2] = (struct rht_root){ d->u, lo };
+		return 3;
+	default:
+		return rht_dom_search(d, r);
+	}
+}
+
+static void rht_unzip_link(struct rhashtable *ht, struct bucket_table *t,
+			   struct bucket_table *u, unsigned int x);
+static void rht_zip_pair(struct rhashtable *ht, struct bucket_table *t,
+			 struct bucket_table *u, unsigned int x);
+
+/* Restore the invariants of the PREP phases after T's chain changed. */
+static void rht_dom_fixup(struct rhashtable *ht, struct rht_dom *d)
+{
+	if (d->phase == RHT_PH_GROW_PREP)
+		rht_unzip_link(ht, d->t, d->u, d->ti);
+	else if (d->phase == RHT_PH_SHRINK_PREP)
+		rht_zip_pair(ht, d->t, d->u, d->ui);
+}
+
+static bool rht_dom_relink(struct rhashtable *ht, struct rht_dom *d,
+			   struct rhash_head *old, struct rhash_head *repl)
+{
+	struct rht_root r[3];
+	unsigned int i, n = rht_dom_roots(d, r);
+	bool found = false;
+
+	for (i = 0; i < n; i++)
+		found |= rht_relink_path(r[i].tbl, r[i].idx, old, repl);
+	if (found)
+		rht_dom_fixup(ht, d);
+	return found;
+}
+
+/*
+ * Look for @key (any object if @key is NULL, just to count); @chain gets
+ * the number of objects passed.
+ */
+static struct rhash_head *rht_dom_find(struct rhashtable *ht,
+				       struct rht_dom *d, const void *key,
+				       unsigned int *chain)
+{
+	struct rht_root r[2];
+	unsigned int i, n = rht_dom_search(d, r);
+	struct rhash_head *he;
+
+	for (i = 0; i < n; i++) {
+		for (he = rht_first(r[i].tbl, r[i].idx); !rht_is_a_nulls(he);
+		     he = rht_next(he)) {
+			(*chain)++;
+			if (key && !rht_key_differs(ht, key, he, ht->p))
+				return he;
+		}
+	}
+	return NULL;
+}
+
+static void rht_dom_link(struct rhashtable *ht, struct rht_dom *d,
+			 struct rhash_head *obj)
+{
+	struct bucket_table *tbl = d->u;
+	unsigned int idx = d->ui;
+
+	if (d->phase == RHT_PH_GROW_PREP || d->phase == RHT_PH_SHRINK_PREP) {
+		tbl = d->t;
+		idx = d->ti;
+	}
+	RCU_INIT_POINTER(obj->next, rht_first(tbl, idx));
+	rht_set_first(tbl, idx, obj);
+	rht_dom_fixup(ht, d);
+}
+
+/* Take @obj off its key's list in an rhltable. */
+static bool rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
+			       struct rhash_head *obj)
+{
+	struct rhlist_head *victim = container_of(obj, struct rhlist_head,
+						  rhead);
+	struct rhlist_head __rcu **lprev;
+	struct rhlist_head *first, *l;
+	struct rht_root r[2];
+	unsigned int i, n = rht_dom_search(d, r);
+	struct rhash_head *he;
+
+	for (i = 0; i < n; i++) {
+		for (he = rht_first(r[i].tbl, r[i].idx); !rht_is_a_nulls(he);
+		     he = rht_next(he)) {
+			first = container_of(he, struct rhlist_head, rhead);
+			if (first == victim) {
+				l = rht_locked(first->next);
+				if (!l)
+					return rht_dom_relink(ht, d, he, NULL);
+				RCU_INIT_POINTER(l->rhead.next, rht_next(he));
+				return rht_dom_relink(ht, d, he, &l->rhead);
+			}
+			for (lprev = &first->next; (l = rht_locked(*lprev));
+			     lprev = &l->next) {
+				if (l == victim) {
+					rcu_assign_pointer(*lprev,
+							   rht_locked(l->next));
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+/**
+ * rhashtable_kick - ask the worker to look at the table
+ * @ht: the table
+ * @chain: length of the chain an insert just walked, 0 if none
+ *
+ * Called by the update paths after they dropped their bucket locks.
+ *
+ * Context: any context.
+ */
+void rhashtable_kick(struct rhashtable *ht, unsigned int chain)
+{
+	if (chain > RHT_ELASTICITY &&
+	    test_and_set_bit(RHT_F_LONG_CHAIN, &ht->flags))
+		return;
+	if (!test_bit(RHT_F_DYING, &ht->flags))
+		schedule_work(&ht->run_work);
+}
+EXPORT_SYMBOL_GPL(rhashtable_kick);
+
+/**
+ * rhashtable_insert_slow - insert an object, whatever state the table is in
+ * @ht: the table
+ * @key: the key to keep unique, or %NULL to insert unconditionally
+ * @obj: the object's hook
+ *
+ * The path the inline inserts take while a resize runs; also callable
+ * directly.  On an rhltable an existing key gets @obj added to its list.
+ *
+ * Context: any context.
+ * Return: %NULL if inserted, the object that holds @key already, or
+ * ERR_PTR(-E2BIG) if the table holds its maximum number of objects.
+ */
+void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
+			     struct rhash_head *obj)
+{
+	struct rhlist_head *first, *list;
+	unsigned int chain = 0;
+	struct rhash_head *dup;
+	struct rht_dom d;
+	void *ret = NULL;
+
+	rcu_read_lock();
+	rht_dom_lock(ht, &d, obj);
+	dup = rht_dom_find(ht, &d, key, &chain);
+	if (dup && !ht->rhlist) {
+		ret = rht_obj(ht, dup);
+	} else if (dup) {
+		first = container_of(dup, struct rhlist_head, rhead);
+		list = container_of(obj, struct rhlist_head, rhead);
+		RCU_INIT_POINTER(list->next, rht_locked(first->next));
+		rcu_assign_pointer(first->next, list);
+	} else if (rht_grow_above_max(ht, d.u)) {
+		ret = ERR_PTR(-E2BIG);
+	} else {
+		if (ht->rhlist)
+			RCU_INIT_POINTER(container_of(obj, struct rhlist_head,
+						      rhead)->next, NULL);
+		rht_dom_link(ht, &d, obj);
+	}
+	rht_dom_unlock(&d);
+
+	if (!ret) {
+		rht_count_add(ht, 1);
+		if (rht_insert_wants_work(ht, d.u, chain))
+			rhashtable_kick(ht, chain);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rhashtable_insert_slow);
+
+/**
+ * rhashtable_remove_slow - remove an object, whatever state the table is in
+ * @ht: the table
+ * @obj: the object's hook
+ * @rhlist: @ht is the inside of an rhltable
+ *
+ * Context: any context.
+ * Return: 0, or -ENOENT if @obj is not in the table.
+ */
+int rhashtable_remove_slow(struct rhashtable *ht, struct rhash_head *obj,
+			   bool rhlist)
+{
+	struct rht_dom d;
+	bool found;
+
+	rcu_read_lock();
+	rht_dom_lock(ht, &d, obj);
+	if (rhlist)
+		found = rht_dom_unlink_rhl(ht, &d, obj);
+	else
+		found = rht_dom_relink(ht, &d, obj, NULL);
+	rht_dom_unlock(&d);
+	if (found) {
+		rht_count_add(ht, -1);
+		if (rht_remove_wants_work(ht, d.u))
+			rhashtable_kick(ht, 0);
+	}
+	rcu_read_unlock();
+	return found ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL_GPL(rhashtable_remove_slow);
+
+/**
+ * rhashtable_replace_slow - replace an object, whatever state the table is in
+ * @ht: the table
+ * @obj_old: hook of the object to replace
+ * @obj_new: hook of the replacement
+ *
+ * Context: any context.
+ * Return: 0, -ENOENT if @obj_old is not in the table, -EINVAL if the two
+ * objects hash differently.
+ */
+int rhashtable_replace_slow(struct rhashtable *ht, struct rhash_head *obj_old,
+			    struct rhash_head *obj_new)
+{
+	struct rht_dom d;
+	int err = -EINVAL;
+
+	rcu_read_lock();
+	rht_dom_lock(ht, &d, obj_old);
+	if (rht_index_of(ht, d.u, obj_new) == d.ui &&
+	    (!d.t || rht_index_of(ht, d.t, obj_new) == d.ti)) {
+		RCU_INIT_POINTER(obj_new->next, rht_next(obj_old));
+		err = rht_dom_relink(ht, &d, obj_old, obj_new) ? 0 : -ENOENT;
+	}
+	rht_dom_unlock(&d);
+	rcu_read_unlock();
+	return err;
+}
+EXPORT_SYMBOL_GPL(rhashtable_replace_slow);
+
+/* ------------------------------------------------------------------ */
+/* Zip, unzip, move                                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Doubling, before unzipping: point U's buckets x and x + |T| at the first
+ * object of each in T's chain x.  Caller holds T's lock of bucket x.
+ */
+static void rht_unzip_link(struct rhashtable *ht, struct bucket_table *t,
+			   struct bucket_table *u, unsigned int x)
+{
+	struct rhash_head *first[2] = { NULL, NULL };
+	struct rhash_head *he;
+	int side;
+
+	for (he = rht_first(t, x); !rht_is_a_nulls(he); he = rht_next(he)) {
+		side = rht_index_of(ht, u, he) != x;
+		if (!first[side])
+			first[side] = he;
+		if (first[!side])
+			break;
+	}
+	rht_set_first(u, x, first[0] ? first[0] : rht_nulls_of(u, x));
+	rht_set_first(u, x + t->size,
+		      first[1] ? first[1] : rht_nulls_of(u, x + t->size));
+}
+
+/*
+ * One unzip step for U's buckets x and x + |T|, under T's lock of x.
+ * Returns true if the pair needs another pass after a grace period.
+ */
+static bool rht_unzip_step(struct rhashtable *ht, struct bucket_table *t,
+			   struct bucket_table *u, unsigned int x)
+{
+	unsigned int idx[2] = { x, x + t->size };
+	struct rhash_head *h[2], *meet, *prev, *he, *to;
+	int side, other;
+
+	h[0] = rht_first(u, idx[0]);
+	h[1] = rht_first(u, idx[1]);
+	meet = rht_meet(h[0], h[1]);
+	if (!meet) {
+		/* Apart: give each path its own end marker. */
+		for (side = 0; side < 2; side++) {
+			prev = NULL;
+			for (he = h[side]; !rht_is_a_nulls(he); he = rht_next(he))
+				prev = he;
+			to = rht_nulls_of(u, idx[side]);
+			if (prev && rht_next(prev) != to)
+				rcu_assign_pointer(prev->next, to);
+		}
+		return false;
+	}
+
+	/*
+	 * The side the meeting object belongs to keeps its path; the other
+	 * side's last own link skips the run up to its next object.
+	 */
+	side = rht_index_of(ht, u, meet) != idx[0];
+	other = !side;
+	prev = NULL;
+	for (he = h[other]; he != meet; he = rht_next(he))
+		prev = he;
+	for (to = rht_next(meet); !rht_is_a_nulls(to); to = rht_next(to))
+		if (rht_index_of(ht, u, to) == idx[other])
+			break;
+	if (rht_is_a_nulls(to))
+		to = rht_nulls_of(u, idx[other]);
+	if (prev)
+		rcu_assign_pointer(prev->next, to);
+	else
+		rht_set_first(u, idx[other], to);
+	return true;
+}
+
+/* One pass over all pairs; true if another one is needed. */
+static bool rht_unzip_pass(struct rhashtable *ht, struct bucket_table *t,
+			   struct bucket_table *u)
+{
+	struct rhash_lock_head __rcu **bkt;
+	unsigned long flags;
+	bool more = false;
+	unsigned int x;
+
+	for (x = 0; x < t->size; x++) {
+		bkt = rht_bucket_var(t, x);
+		flags = rht_lock(t, bkt);
+		more |= rht_unzip_step(ht, t, u, x);
+		rht_unlock(t, bkt, flags);
+		cond_resched();
+	}
+	ht->stats.unzip_passes++;
+	trace_rhashtable_unzip_pass(ht, u->size, more);
+	return more;
+}
+
+/*
+ * Halving: make U's bucket x the concatenation of T's chains x and
+ * x + |U|.  Idempotent; also repairs the join after T's chains changed.
+ * Callers hold locks that cover both of T's buckets.
+ */
+static void rht_zip_pair(struct rhashtable *ht, struct bucket_table *t,
+			 struct bucket_table *u, unsigned int x)
+{
+	struct rhash_head *hx = rht_first(t, x);
+	struct rhash_head *hy = rht_first(t, x + u->size);
+	struct rhash_head *end = rht_nulls_of(u, x);
+	struct rhash_head *he, *prev, *join, *to;
+
+	if (!rht_is_a_nulls(hy)) {
+		for (prev = hy; !rht_is_a_nulls(he = rht_next(prev));)
+			prev = he;
+		if (he != end)
+			rcu_assign_pointer(prev->next, end);
+	}
+	if (rht_is_a_nulls(hx)) {
+		rht_set_first(u, x, hy);
+		return;
+	}
+	/* The first chain ends where it joins the second, or at a marker. */
+	join = rht_is_a_nulls(hy) ? NULL : rht_meet(hx, hy);
+	for (prev = hx; !rht_is_a_nulls(he = rht_next(prev)) && he != join;)
+		prev = he;
+	to = rht_is_a_nulls(hy) ? end : hy;
+	if (he != to)
+		rcu_assign_pointer(prev->next, to);
+	rht_set_first(u, x, hx);
+}
+
+static void rht_zip_pass(struct rhashtable *ht, struct bucket_table *t,
+			 struct bucket_table *u)
+{
+	struct rhash_lock_head __rcu **lo, **hi;
+	unsigned long lflags, hflags;
+	unsigned int x;
+
+	for (x = 0; x < u->size; x++) {
+		lo = rht_bucket_var(t, x);
+		hi = rht_bucket_var(t, x + u->size);
+		lflags = rht_lock(t, lo);
+		hflags = rht_lock_nested(t, hi, SINGLE_DEPTH_NESTING);
+		rht_zip_pair(ht, t, u, x);
+		rht_unlock(t, hi, hflags);
+		rht_unlock(t, lo, lflags);
+		cond_resched();
+	}
+}
+
+/*
+ * Rehashing: move every object of T's bucket x to U.  An object is linked
+ * into U before it leaves T, so a lookup that misses it in T finds it in
+ * U; a reader standing on it ends on U's marker and retries T.
+ */
+static void rht_move_bucket(struct rhashtable *ht, struct bucket_table *t,
+			    struct bucket_table *u, unsigned int x)
+{
+	struct rhash_lock_head __rcu **tb = rht_bucket_var(t, x), **ub;
+	unsigned long tflags, uflags;
+	struct rhash_head *he, *rest;
+	unsigned int ui;
+
+	tflags = rht_lock(t, tb);
+	while (!rht_is_a_nulls(he = rht_first(t, x))) {
+		rest = rht_next(he);
+		ui = rht_index_of(ht, u, he);
+		ub = rht_bucket_var(u, ui);
+		uflags = rht_lock_nested(u, ub, SINGLE_DEPTH_NESTING);
+		rcu_assign_pointer(he->next, rht_first(u, ui));
+		rht_assign_locked(ub, he);
+		rht_unlock(u, ub, uflags);
+		rht_assign_locked(tb, rest);
+	}
+	rht_unlock(t, tb, tflags);
+}
+
+/* ------------------------------------------------------------------ */
+/* The worker                                                          */
+/* ------------------------------------------------------------------ */
+
+static void rht_gp_cb(struct rcu_head *head)
+{
+	struct rhashtable *ht = container_of(head, struct rhashtable, gp_rcu);
+
+	if (!test_bit(RHT_F_DYING, &ht->flags))
+		schedule_work(&ht->run_work);
+	/* Last access to @ht: destruction waits for this bit to clear. */
+	clear_bit_unlock(RHT_F_GP_ARMED, &ht->flags);
+}
+
+static void rht_start_gp(struct rhashtable *ht)
+{
+	ht->rs.gp = start_poll_synchronize_rcu();
+	ht->stats.grace_periods++;
+}
+
+/* Has the grace period the next step needs ended?  Arrange to return. */
+static bool rht_gp_done(struct rhashtable *ht, enum rht_wait how)
+{
+	if (how == RHT_WAIT_NONE || poll_state_synchronize_rcu(ht->rs.gp))
+		return true;
+	if (how == RHT_WAIT_SYNC) {
+		cond_synchronize_rcu(ht->rs.gp);
+		return true;
+	}
+	if (!test_and_set_bit(RHT_F_GP_ARMED, &ht->flags))
+		call_rcu(&ht->gp_rcu, rht_gp_cb);
+	return false;
+}
+
+static void rht_retry_fn(struct timer_list *t)
+{
+	struct rhashtable *ht = from_timer(ht, t, retry);
+
+	if (!test_bit(RHT_F_DYING, &ht->flags))
+		schedule_work(&ht->run_work);
+}
+
+static void rht_retry_later(struct rhashtable *ht)
+{
+	unsigned long delay = ht->rs.backoff * 2;
+
+	delay = clamp_t(unsigned long, delay, HZ / 50 + 1, 8 * HZ);
+	ht->rs.backoff = delay;
+	if (!test_bit(RHT_F_DYING, &ht->flags))
+		mod_timer(&ht->retry, jiffies + delay);
+}
+
+/* Make @u the array readers start from; walkers of @t must restart. */
+static void rht_publish(struct rhashtable *ht, struct bucket_table *t,
+			struct bucket_table *u)
+{
+	struct rhashtable_walker *w, *n;
+
+	rcu_assign_pointer(ht->tbl, u);
+	spin_lock(&ht->lock);
+	list_for_each_entry_safe(w, n, &t->walkers, list) {
+		w->tbl = NULL;
+		list_del(&w->list);
+	}
+	spin_unlock(&ht->lock);
+}
+
+static void rht_finish(struct rhashtable *ht)
+{
+	struct bucket_table *u = ht->rs.new;
+
+	trace_rhashtable_resize_done(ht, ht->rs.old->size, u->size);
+	call_rcu(&ht->rs.old->rcu, rht_free_table_rcu);
+	ht->rs.old = NULL;
+	ht->rs.new = NULL;
+	ht->rs.step = RHT_STEP_IDLE;
+	rht_maybe_count_per_cpu(ht, u);
+}
+
+/* The next step of the running resize, once its grace period ended. */
+static void rht_advance(struct rhashtable *ht)
+{
+	struct bucket_table *t = ht->rs.old, *u = ht->rs.new;
+
+	switch (ht->rs.step) {
+	case RHT_STEP_UNZIP:
+		/*
+		 * T's readers are gone.  Updaters see the new phase under T's
+		 * lock of a pair before its first cut; see the file comment.
+		 */
+		WRITE_ONCE(u->phase, RHT_PH_GROW_UNZIP);
+		if (rht_unzip_pass(ht, t, u)) {
+			rht_start_gp(ht);
+			return;
+		}
+		/* The pairs are apart: U's own locks suffice from now on. */
+		WRITE_ONCE(u->phase, RHT_PH_NONE);
+		RCU_INIT_POINTER(u->past_tbl, NULL);
+		ht->stats.grows++;
+		rht_finish(ht);
+		return;
+	case RHT_STEP_SETTLE:
+		/*
+		 * T's readers are gone: updaters may work on U alone.  Those
+		 * that read the old phase must finish before the fast path is
+		 * opened, or a re-zip could drop an object inserted there.
+		 */
+		WRITE_ONCE(u->phase, RHT_PH_NONE);
+		ht->rs.step = RHT_STEP_RELEASE;
+		rht_start_gp(ht);
+		return;
+	case RHT_STEP_RELEASE:
+		RCU_INIT_POINTER(u->past_tbl, NULL);
+		ht->stats.shrinks++;
+		rht_finish(ht);
+		return;
+	}
+}
+
+/* Carry the running resize as far as it goes; true once none runs. */
+static bool rht_drive(struct rhashtable *ht, enum rht_wait how)
+{
+	while (ht->rs.step != RHT_STEP_IDLE) {
+		if (!rht_gp_done(ht, how))
+			return false;
+		rht_advance(ht);
+	}
+	return true;
+}
+
+/*
+ * Start replacing the current array by one of @size buckets.  Doubling and
+ * halving a flat array with the same seed unzip or zip in place; anything
+ * else moves the objects.  Returns 0 or -ENOMEM.
+ */
+static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
+		     bool flat_only)
+{
+	struct bucket_table *t = rht_dereference(ht->tbl, ht), *u;
+	unsigned int x;
+	u8 phase;
+
+	u = rht_alloc_table(ht, size, flat_only);
+	if (!u) {
+		ht->stats.alloc_failures++;
+		rht_retry_later(ht);
+		return -ENOMEM;
+	}
+	ht->rs.backoff = 0;
+	u->hash_rnd = reseed ? get_random_u32() : t->hash_rnd;
+	phase = RHT_PH_REHASH;
+	if (!reseed && !t->nest && !u->nest) {
+		if (u->size == t->size * 2)
+			phase = RHT_PH_GROW_PREP;
+		else if (u->size * 2 == t->size)
+			phase = RHT_PH_SHRINK_PREP;
+	}
+	u->gen = t->gen + (phase == RHT_PH_REHASH);
+	u->phase = phase;
+	if (phase != RHT_PH_REHASH)
+		RCU_INIT_POINTER(u->past_tbl, t);
+	ht->rs.old = t;
+	ht->rs.new = u;
+	trace_rhashtable_resize_start(ht, t->size, u->size, phase);
+	rcu_assign_pointer(t->future_tbl, u);
+
+	switch (phase) {
+	case RHT_PH_GROW_PREP:
+		for (x = 0; x < t->size; x++) {
+			struct rhash_lock_head __rcu **bkt = rht_bucket_var(t, x);
+			unsigned long flags = rht_lock(t, bkt);
+
+			rht_unzip_link(ht, t, u, x);
+			rht_unlock(t, bkt, flags);
+			cond_resched();
+		}
+		rht_publish(ht, t, u);
+		ht->rs.step = RHT_STEP_UNZIP;
+		rht_start_gp(ht);
+		break;
+	case RHT_PH_SHRINK_PREP:
+		rht_zip_pass(ht, t, u);
+		rht_publish(ht, t, u);
+		ht->rs.step = RHT_STEP_SETTLE;
+		rht_start_gp(ht);
+		break;
+	default:
+		for (x = 0; x < t->size; x++) {
+			rht_move_bucket(ht, t, u, x);
+			cond_resched();
+		}
+		rht_publish(ht, t, u);
+		WRITE_ONCE(u->phase, RHT_PH_NONE);
+		ht->stats.rehashes++;
+		if (reseed)
+			ht->stats.reseeds++;
+		rht_finish(ht);
+		break;
+	}
+	return 0;
+}
+
+static unsigned int rht_max_size(const struct rhashtable *ht)
+{
+	return ht->p.max_size ? ht->p.max_size : 1U << RHT_MAX_SHIFT;
+}
+
+/* Smallest size that keeps @n objects under 75% load, within limits. */
+static unsigned int rht_fit_size(const struct rhashtable *ht, unsigned int n)
+{
+	unsigned long want = roundup_pow_of_two(max(n, 1U) * 4UL / 3 + 1);
+
+	return clamp_t(unsigned long, want, ht->p.min_size, rht_max_size(ht));
+}
+
+/* The size the table should have now. */
+static unsigned int rht_wanted_size(struct rhashtable *ht,
+				    const struct bucket_table *tbl)
+{
+	unsigned int size = tbl->size, n = rhashtable_count(ht);
+	bool grow, shrink;
+
+	if (ht->p.grow_decision || ht->p.shrink_decision) {
+		grow = ht->p.grow_decision && ht->p.grow_decision(ht, size);
+		shrink = ht->p.shrink_decision &&
+			 ht->p.shrink_decision(ht, size);
+	} else {
+		grow = n > size / 4 * 3;
+		shrink = ht->p.automatic_shrinking && n < size * 3 / 10;
+	}
+	if (grow && size < rht_max_size(ht))
+		return size * 2;
+	if (shrink && size > ht->p.min_size)
+		return size / 2;
+	return size;
+}
+
+/*
+ * A fresh seed after a long chain, but not at a rate an attacker (or a
+ * hash function that collides whatever the seed) can drive: the minimum
+ * gap doubles while long chains keep coming back, up to RHT_RESEED_MAX.
+ */
+static bool rht_may_reseed(struct rhashtable *ht)
+{
+	unsigned long now = jiffies, gap = ht->rs.reseed_gap;
+
+	if (ht->p.hash_rnd)
+		return false;
+	if (gap && time_before(now, ht->rs.reseed_at)) {
+		mod_timer(&ht->retry, ht->rs.reseed_at);
+		return false;
+	}
+	if (!gap || time_after(now, ht->rs.reseed_at + gap))
+		gap = RHT_RESEED_MIN;
+	else
+		gap = min_t(unsigned long, gap * 2, RHT_RESEED_MAX);
+	ht->rs.reseed_gap = gap;
+	ht->rs.reseed_at = now + gap;
+	return true;
+}
+
+/* Decide whether to start a resize; returns true if one was started. */
+static bool rht_plan(struct rhashtable *ht)
+{
+	struct bucket_table *tbl = rht_dereference(ht->tbl, ht);
+	unsigned int size = rht_wanted_size(ht, tbl);
+	bool reseed = false;
+
+	if (test_bit(RHT_F_LONG_CHAIN, &ht->flags)) {
+		if (!ht->p.hash_rnd)
+			reseed = rht_may_reseed(ht);
+		/* A fixed seed cannot be changed; stop asking. */
+		if (reseed || ht->p.hash_rnd) {
+			clear_bit(RHT_F_LONG_CHAIN, &ht->flags);
+			ht->stats.long_chains++;
+		}
+	}
+	if (tbl->nest)
+		return !rht_begin(ht, rht_fit_size(ht, rhashtable_count(ht)),
+				  reseed, true);
+	if (!reseed && size == tbl->size)
+		return false;
+	return !rht_begin(ht, size, reseed, false);
+}
+
+static void rht_worker(struct work_struct *work)
+{
+	struct rhashtable *ht = container_of(work, struct rhashtable,
+					     run_work);
+
+	mutex_lock(&ht->mutex);
+	while (rht_drive(ht, RHT_WAIT_ASYNC) && rht_plan(ht))
+		;
+	rht_maybe_count_per_cpu(ht, rht_dereference(ht->tbl, ht));
+	mutex_unlock(&ht->mutex);
+}
+
+/* ------------------------------------------------------------------ */
+/* Set-up and tear-down                                                */
+/* ------------------------------------------------------------------ */
+
+static u32 rht_jhash2(const void *key, u32 len, u32 seed)
+{
+	return jhash2(key, len / sizeof(u32), seed);
+}
+
+static u32 rht_jhash(const void *key, u32 len, u32 seed)
+{
+	return jhash(key, len, seed);
+}
+
+static int rht_check_params(const struct rhashtable_params *p)
+{
+	if (!p->key_len && !p->obj_hashfn)
+		return -EINVAL;
+	if (p->obj_hashfn && !p->obj_cmpfn)
+		return -EINVAL;
+	if (p->max_shift > RHT_MAX_SHIFT)
+		return -EINVAL;
+	if (p->max_size && p->min_size > p->max_size)
+		return -EINVAL;
+	if (p->max_shift && p->min_size > 1U << p->max_shift)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * rhashtable_init - initialise a table
+ * @ht: the table
+ * @params: how the table hashes, compares and sizes itself; copied
+ *
+ * Call through rhashtable_init(), which charges the table's memory to the
+ * caller under allocation profiling.  The key is either @key_len bytes at
+ * @key_offset in the object, compared with memcmp() unless @obj_cmpfn is
+ * given, or the whole object, hashed by @obj_hashfn and compared by
+ * @obj_cmpfn (both required then).  @hash_rnd 0 asks for a random seed.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL if @params are inconsistent (neither @key_len nor
+ * @obj_hashfn, @obj_hashfn without @obj_cmpfn, @min_size above @max_size
+ * or above 1 << @max_shift, @max_shift above 30); -ENOMEM.  On error the
+ * table is left unusable and nothing is allocated.
+ */
+int rhashtable_init_noprof(struct rhashtable *ht,
+			   const struct rhashtable_params *params)
+{
+	struct bucket_table *tbl;
+	unsigned int size;
+	int err;
+
+	err = rht_check_params(params);
+	if (err)
+		return err;
+
+	memset(ht, 0, sizeof(*ht));
+	mutex_init(&ht->mutex);
+	spin_lock_init(&ht->lock);
+	ht->p = *params;
+	alloc_tag_record(ht->alloc_tag);
+
+	if (ht->p.max_shift && !ht->p.max_size)
+		ht->p.max_size = 1U << ht->p.max_shift;
+	if (ht->p.max_size)
+		ht->p.max_size = rounddown_pow_of_two(max(ht->p.max_size,
+							  RHT_MIN_SIZE));
+	ht->p.min_size = max_t(unsigned int, ht->p.min_size, RHT_MIN_SIZE);
+	ht->p.min_size = roundup_pow_of_two(ht->p.min_size);
+	ht->max_elems = 1U << 31;
+	if (ht->p.max_size && ht->p.max_size < ht->max_elems / 2)
+		ht->max_elems = ht->p.max_size * 2;
+
+	ht->key_len = ht->p.key_len;
+	if (!ht->p.hashfn)
+		ht->p.hashfn = ht->key_len % sizeof(u32) ? rht_jhash : rht_jhash2;
+
+	size = ht->p.nelem_hint ? rht_fit_size(ht, ht->p.nelem_hint) :
+				  clamp(RHT_DEFAULT_SIZE, ht->p.min_size,
+					rht_max_size(ht));
+	tbl = rht_alloc_table(ht, size, false);
+	if (!tbl)
+		tbl = rht_alloc_table(ht, ht->p.min_size, true);
+	if (!tbl) {
+		mutex_destroy(&ht->mutex);
+		return -ENOMEM;
+	}
+	tbl->hash_rnd = ht->p.hash_rnd ? ht->p.hash_rnd : get_random_u32();
+	RCU_INIT_POINTER(ht->tbl, tbl);
+	INIT_WORK(&ht->run_work, rht_worker);
+	timer_setup(&ht->retry, rht_retry_fn, 0);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rhashtable_init_noprof);
+
+/**
+ * rhltable_init - initialise a table whose keys may repeat
+ * @hlt: the table
+ * @params: as for rhashtable_init()
+ *
+ * Context: process context, may sleep.
+ * Return: as for rhashtable_init().
+ */
+int rhltable_init_noprof(struct rhltable *hlt,
+			 const struct rhashtable_params *params)
+{
+	int err = rhashtable_init_noprof(&hlt->ht, params);
+
+	if (!err)
+		hlt->ht.rhlist = true;
+	return err;
+}
+EXPORT_SYMBOL_GPL(rhltable_init_noprof);
+
+static void rht_free_objects(struct rhashtable *ht, struct bucket_table *tbl,
+			     void (*free_fn)(void *ptr, void *arg), void *arg)
+{
+	struct rhash_head *he, *next;
+	struct rhlist_head *l, *ln;
+	unsigned int i;
+
+	for (i = 0; i < tbl->size; i++) {
+		for (he = rht_first(tbl, i); !rht_is_a_nulls(he); he = next) {
+			next = rht_next(he);
+			if (!ht->rhlist) {
+				free_fn(rht_obj(ht, he), arg);
+				continue;
+			}
+			l = container_of(he, struct rhlist_head, rhead);
+			for (; l; l = ln) {
+				ln = rht_locked(l->next);
+				free_fn(rht_obj(ht, &l->rhead), arg);
+			}
+		}
+		cond_resched();
+	}
+}
+
+/**
+ * rhashtable_free_and_destroy - free every object, then the table
+ * @ht: the table
+ * @free_fn: called once for every object still in the table, or %NULL
+ * @arg: passed to @free_fn
+ *
+ * Stops the worker (finishing a resize in progress without waiting for
+ * readers: there must be none) and frees the bucket arrays.  Walkers must
+ * have exited.
+ *
+ * Context: process context, may sleep; no concurrent users of @ht.
+ */
+void rhashtable_free_and_destroy(struct rhashtable *ht,
+				 void (*free_fn)(void *ptr, void *arg),
+				 void *arg)
+{
+	struct bucket_table *tbl;
+
+	set_bit(RHT_F_DYING, &ht->flags);
+	/* Order the bit before the test of GP_ARMED; pairs with rht_gp_cb(). */
+	smp_mb__after_atomic();
+	timer_shutdown_sync(&ht->retry);
+	if (test_bit(RHT_F_GP_ARMED, &ht->flags))
+		rcu_barrier();
+	cancel_work_sync(&ht->run_work);
+
+	mutex_lock(&ht->mutex);
+	rht_drive(ht, RHT_WAIT_NONE);
+	tbl = rht_dereference(ht->tbl, ht);
+	if (free_fn)
+		rht_free_objects(ht, tbl, free_fn, arg);
+	rht_free_table(tbl);
+	free_percpu(ht->pcpu_nelems);
+	ht->pcpu_nelems = NULL;
+	mutex_unlock(&ht->mutex);
+	mutex_destroy(&ht->mutex);
+}
+EXPORT_SYMBOL_GPL(rhashtable_free_and_destroy);
+
+/**
+ * rhashtable_destroy - destroy a table without touching its objects
+ * @ht: the table
+ *
+ * Context: process context, may sleep; no concurrent users of @ht.
+ */
+void rhashtable_destroy(struct rhashtable *ht)
+{
+	rhashtable_free_and_destroy(ht, NULL, NULL);
+}
+EXPORT_SYMBOL_GPL(rhashtable_destroy);
+
+/**
+ * rhashtable_get_stats - read a table's counters
+ * @ht: the table
+ * @st: filled in
+ *
+ * Context: process context, may sleep (takes the table's mutex).
+ */
+void rhashtable_get_stats(struct rhashtable *ht, struct rhashtable_stats *st)
+{
+	mutex_lock(&ht->mutex);
+	*st = ht->stats;
+	mutex_unlock(&ht->mutex);
+}
+EXPORT_SYMBOL_GPL(rhashtable_get_stats);
+
+/* ------------------------------------------------------------------ */
+/* Walkers                                                             */
+/* ------------------------------------------------------------------ */
+
+/**
+ * rhashtable_walk_enter - prepare a walk over a table
+ * @ht: the table
+ * @iter: the walk's state
+ *
+ * A walk returns every object present from its start to its end at least
+ * once.  It returns an object twice only if an -EAGAIN came in between:
+ * that happens when the table was replaced by a resize while the walk was
+ * stopped, when the object the walk stopped at was removed, or when a
+ * rehash moved objects under the walk.  After -EAGAIN the walk goes on.
+ * Call rhashtable_walk_exit() when done, also if the walk was abandoned.
+ *
+ * Context: process context; takes the table's walker lock.
+ */
+void rhashtable_walk_enter(struct rhashtable *ht, struct rhashtable_iter *iter)
+{
+	iter->ht = ht;
+	iter->p = NULL;
+	iter->list = NULL;
+	iter->slot = 0;
+	iter->skip = 0;
+	iter->end_of_table = false;
+	iter->live = false;
+	spin_lock(&ht->lock);
+	iter->walker.tbl = rcu_dereference_protected(ht->tbl,
+						     lockdep_is_held(&ht->lock));
+	list_add(&iter->walker.list, &iter->walker.tbl->walkers);
+	spin_unlock(&ht->lock);
+}
+EXPORT_SYMBOL_GPL(rhashtable_walk_enter);
+
+/**
+ * rhashtable_walk_exit - end a walk
+ * @iter: the walk's state
+ *
+ * Context: process context; takes the table's walker lock.
+ */
+void rhashtable_walk_exit(struct rhashtable_iter *iter)
+{
+	spin_lock(&iter->ht->lock);
+	if (iter->walker.tbl)
+		list_del(&iter->walker.list);
+	iter->walker.tbl = NULL;
+	spin_unlock(&iter->ht->lock);
+}
+EXPORT_SYMBOL_GPL(rhashtable_walk_exit);
+
+/**
+ * rhashtable_walk_start_check - resume a walk
+ * @iter: the walk's state
+ *
+ * Takes the RCU read lock, which rhashtable_walk_stop() releases; objects
+ * returned in between stay valid until then.
+ *
+ * Context: process context; takes the RCU read lock and the walker lock.
+ * Return: 0, or -EAGAIN if the table was replaced since the walk stopped
+ * and the walk starts over.
+ */
+int rhashtable_walk_start_check(struct rhashtable_iter *iter)
+	__acquires(RCU)
+{
+	struct rhashtable *ht = iter->ht;
+
+	rcu_read_lock();
+	spin_lock(&ht->lock);
+	if (iter->walker.tbl)
+		list_del(&iter->walker.list);
+	spin_unlock(&ht->lock);
+
+	if (iter->walker.tbl || iter->end_of_table)
+		return 0;
+	iter->walker.tbl = rht_dereference_rcu(ht->tbl, ht);
+	iter->slot = 0;
+	iter->skip = 0;
+	iter->p = NULL;
+	iter->list = NULL;
+	return -EAGAIN;
+}
+EXPORT_SYMBOL_GPL(rhashtable_walk_start_check);
+
+/* Is the walk's stopping point still in its bucket? */
+static bool rht_walk_relocate(struct rhashtable_iter *iter,
+			      struct bucket_table *tbl)
+{
+	struct rhash_lock_head __rcu *const *bkt = rht_bucket(tbl, iter->slot);
+	struct rhash_head *he;
+	struct rhlist_head *l;
+
+	for (he = rht_head_rcu(tbl, bkt, iter->slot); !rht_is_a_nulls(he);
+	     he = rcu_dereference(he->next)) {
+		if (he != iter->p)
+			continue;
+		if (!iter->ht->rhlist)
+			return true;
+		for (l = container_of(he, struct rhlist_head, rhead); l;
+		     l = rcu_dereference(l->next))
+			if (l == iter->list)
+				return true;
+		return false;
+	}
+	return false;
+}
+
+/*
+ * While a halving runs, a chain of the old array continues into its
+ * sibling; a walk must not return the sibling's objects from here too.
+ */
+static bool rht_walk_foreign(struct rhashtable_iter *iter,
+			     struct bucket_table *tbl, struct rhash_head *he)
+{
+	if (likely(!rcu_access_pointer(tbl->future_tbl)))
+		return false;
+	return rht_index_of(iter->ht, tbl, he) != iter->slot;
+}
+
+static void *rht_walk_take(struct rhashtable_iter *iter,
+			   struct rhash_head *he)
+{
+	iter->p = he;
+	iter->list = iter->ht->rhlist ?
+		     container_of(he, struct rhlist_head, rhead) : NULL;
+	iter->live = true;
+	iter->skip++;
+	return rht_obj(iter->ht, he);
+}
+
+/* Find the object after the walk's position; @advance false: stay. */
+static void *rht_walk(struct rhashtable_iter *iter, bool advance)
+{
+	struct bucket_table *tbl = iter->walker.tbl, *next;
+	struct rhashtable *ht = iter->ht;
+	struct rhlist_head *l;
+	struct rhash_head *he;
+
+	if (iter->end_of_table)
+		return NULL;
+
+	if (iter->p && !iter->live) {
+		if (!rht_walk_relocate(iter, tbl)) {
+			/* Stopped at an object that left: redo the bucket. */
+			iter->p = NULL;
+			iter->list = NULL;
+			iter->skip = 0;
+			return ERR_PTR(-EAGAIN);
+		}
+		iter->live = true;
+		if (!advance)
+			return rht_obj(ht, iter->list ? &iter->list->rhead :
+							iter->p);
+	}
+
+	if (iter->p) {
+		if (iter->list) {
+			l = rcu_dereference(iter->list->next);
+			if (l) {
+				iter->list = l;
+				return rht_obj(ht, &l->rhead);
+			}
+		}
+		he = rcu_dereference(iter->p->next);
+	} else {
+		he = rht_head_rcu(tbl, rht_bucket(tbl, iter->slot), iter->slot);
+	}
+
+	for (;;) {
+		for (; !rht_is_a_nulls(he); he = rcu_dereference(he->next))
+			if (!rht_walk_foreign(iter, tbl, he))
+				return rht_walk_take(iter, he);
+
+		iter->p = NULL;
+		iter->list = NULL;
+		iter->skip = 0;
+		if (!rht_nulls_fits(he, tbl, iter->slot))
+			return ERR_PTR(-EAGAIN);	/* carried off: redo */
+		if (++iter->slot < tbl->size) {
+			he = rht_head_rcu(tbl, rht_bucket(tbl, iter->slot),
+					  iter->slot);
+			continue;
+		}
+		/* Objects moved out of this array: start over in the new. */
+		smp_rmb();
+		next = rcu_dereference(tbl->future_tbl);
+		if (next && next->gen != tbl->gen) {
+			iter->walker.tbl = rht_dereference_rcu(ht->tbl, ht);
+			iter->slot = 0;
+			return ERR_PTR(-EAGAIN);
+		}
+		iter->end_of_table = true;
+		return NULL;
+	}
+}
+
+/**
+ * rhashtable_walk_next - the next object of a walk
+ * @iter: the walk's state, between rhashtable_walk_start() and _stop()
+ *
+ * Context: under the RCU read lock taken by rhashtable_walk_start().
+ * Return: the next object; %NULL at the end; ERR_PTR(-EAGAIN) when the walk
+ * had to go back (see rhashtable_walk_enter()): call again to continue.
+ */
+void *rhashtable_walk_next(struct rhashtable_iter *iter)
+{
+	return rht_walk(iter, true);
+}
+EXPORT_SYMBOL_GPL(rhashtable_walk_next);
+
+/**
+ * rhashtable_walk_peek - the walk's current object, without advancing
+ * @iter: the walk's state, between rhashtable_walk_start() and _stop()
+ *
+ * Returns the object the last rhashtable_walk_next() returned, or, if
+ * there is none, the next one, which becomes the current one.
+ *
+ * Context: under the RCU read lock taken by rhashtable_walk_start().
+ * Return: as for rhashtable_walk_next().
+ */
+void *rhashtable_walk_peek(struct rhashtable_iter *iter)
+{
+	if (iter->p && iter->live)
+		return rht_obj(iter->ht, iter->list ? &iter->list->rhead :
+						      iter->p);
+	return rht_walk(iter, false);
+}
+EXPORT_SYMBOL_GPL(rhashtable_walk_peek);
+
+/**
+ * rhashtable_walk_stop - pause a walk
+ * @iter: the walk's state
+ *
+ * Drops the RCU read lock; objects returned so far may be freed from now.
+ *
+ * Context: under the RCU read lock taken by rhashtable_walk_start().
+ */
+void rhashtable_walk_stop(struct rhashtable_iter *iter)
+	__releases(RCU)
+{
+	struct bucket_table *tbl = iter->walker.tbl;
+	struct rhashtable *ht = iter->ht;
+
+	iter->live = false;
+	if (tbl) {
+		spin_lock(&ht->lock);
+		if (tbl == rcu_dereference_protected(ht->tbl,
+						     lockdep_is_held(&ht->lock)))
+			list_add(&iter->walker.list, &tbl->walkers);
+		else
+			iter->walker.tbl = NULL;
+		spin_unlock(&ht->lock);
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(rhashtable_walk_stop);
+
+/* ------------------------------------------------------------------ */
+/* The 3.17 interface                                                  */
+/* ------------------------------------------------------------------ */
+
+/* The caller's own lock, announced through @mutex_is_held. */
+static void rht_assert_caller_lock(const struct rhashtable *ht)
+{
+#ifdef CONFIG_PROVE_LOCKING
+	WARN_ON_ONCE(debug_locks && ht->p.mutex_is_held &&
+		     !ht->p.mutex_is_held());
+#endif
+}
+
+/**
+ * rhashtable_hashfn - hash a key the way the table does
+ * @ht: the table
+ * @key: the key
+ * @len: its length in bytes
+ *
+ * For rhashtable_lookup_compare().  The value depends on the table's seed:
+ * compute it in the same RCU read-side critical section as the lookup.
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the full 32-bit hash (not a bucket index).
+ */
+u32 rhashtable_hashfn(const struct rhashtable *ht, const void *key, u32 len)
+{
+	struct rhashtable *t = (struct rhashtable *)ht;
+	struct bucket_table *tbl = rht_dereference_rcu(t->tbl, t);
+
+	return ht->p.hashfn(key, len, tbl->hash_rnd);
+}
+EXPORT_SYMBOL_GPL(rhashtable_hashfn);
+
+/**
+ * rhashtable_obj_hashfn - hash an object the way the table does
+ * @ht: the table
+ * @ptr: the object
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the full 32-bit hash of the object.
+ */
+u32 rhashtable_obj_hashfn(const struct rhashtable *ht, void *ptr)
+{
+	struct rhashtable *t = (struct rhashtable *)ht;
+	struct bucket_table *tbl = rht_dereference_rcu(t->tbl, t);
+
+	if (ht->p.obj_hashfn)
+		return ht->p.obj_hashfn(ptr, ht->p.key_len, tbl->hash_rnd);
+	return ht->p.hashfn((char *)ptr + ht->p.key_offset, ht->p.key_len,
+			    tbl->hash_rnd);
+}
+EXPORT_SYMBOL_GPL(rhashtable_obj_hashfn);
+
+/**
+ * rhashtable_insert - 3.17 insert, keys need not be unique
+ * @ht: the table
+ * @node: the object's hook
+ *
+ * The caller serialises its updates (lockdep checks @mutex_is_held).
+ *
+ * Context: any context.
+ * Return: 0, or -E2BIG if the table holds its maximum number of objects.
+ */
+int rhashtable_insert(struct rhashtable *ht, struct rhash_head *node)
+{
+	rht_assert_caller_lock(ht);
+	return PTR_ERR_OR_ZERO(rhashtable_insert_slow(ht, NULL, node));
+}
+EXPORT_SYMBOL_GPL(rhashtable_insert);
+
+/**
+ * rhashtable_remove - 3.17 remove
+ * @ht: the table
+ * @node: the object's hook
+ *
+ * Context: any context.
+ * Return: true if @node was found and removed.
+ */
+bool rhashtable_remove(struct rhashtable *ht, struct rhash_head *node)
+{
+	rht_assert_caller_lock(ht);
+	return !rhashtable_remove_slow(ht, node, ht->rhlist);
+}
+EXPORT_SYMBOL_GPL(rhashtable_remove);
+
+/**
+ * rhashtable_remove_pprev - 3.17 remove, given the link that points at @obj
+ * @ht: the table
+ * @obj: the object's hook
+ * @pprev: the next pointer of @obj's predecessor, found under the caller's
+ *	lock by walking the chain
+ *
+ * Uses @pprev when it still points at @obj and no resize runs; otherwise
+ * falls back to rhashtable_remove().
+ *
+ * Context: any context.
+ */
+void rhashtable_remove_pprev(struct rhashtable *ht, struct rhash_head *obj,
+			     struct rhash_head __rcu **pprev)
+{
+	struct rht_dom d;
+	bool done = false;
+
+	rht_assert_caller_lock(ht);
+	if (ht->rhlist) {
+		rhashtable_remove(ht, obj);
+		return;
+	}
+	rcu_read_lock();
+	rht_dom_lock(ht, &d, obj);
+	if (d.phase == RHT_PH_NONE && (void *)pprev != (void *)d.ub &&
+	    rht_locked(*pprev) == obj) {
+		rcu_assign_pointer(*pprev, rht_next(obj));
+		done = true;
+	}
+	rht_dom_unlock(&d);
+	if (done) {
+		rht_count_add(ht, -1);
+		if (rht_remove_wants_work(ht, d.u))
+			rhashtable_kick(ht, 0);
+	}
+	rcu_read_unlock();
+	if (!done)
+		rhashtable_remove(ht, obj);
+}
+EXPORT_SYMBOL_GPL(rhashtable_remove_pprev);
+
+/* Explicit resize to @size, waiting for it to finish. */
+static int rht_resize_now(struct rhashtable *ht, bool grow)
+{
+	struct bucket_table *tbl;
+	int err = 0;
+
+	mutex_lock(&ht->mutex);
+	rht_drive(ht, RHT_WAIT_SYNC);
+	tbl = rht_dereference(ht->tbl, ht);
+	if (grow && tbl->size >= rht_max_size(ht))
+		err = -E2BIG;
+	else if (!grow && tbl->size <= ht->p.min_size)
+		err = -ERANGE;
+	else
+		err = rht_begin(ht, grow ? tbl->size * 2 : tbl->size / 2,
+				false, false);
+	if (!err)
+		rht_drive(ht, RHT_WAIT_SYNC);
+	mutex_unlock(&ht->mutex);
+	return err;
+}
+
+/**
+ * rhashtable_expand - double the table now
+ * @ht: the table
+ *
+ * Unzips every chain and returns once readers no longer see the old
+ * bucket array.  A resize already running is finished first.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -E2BIG at the maximum size; -ENOMEM if the bigger bucket
+ * array could not be allocated (the worker will retry on its own).
+ */
+int rhashtable_expand(struct rhashtable *ht)
+{
+	return rht_resize_now(ht, true);
+}
+EXPORT_SYMBOL_GPL(rhashtable_expand);
+
+/**
+ * rhashtable_shrink - halve the table now
+ * @ht: the table
+ *
+ * Zips pairs of chains and returns once the old bucket array is retired.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -ERANGE at the minimum size; -ENOMEM.
+ */
+int rhashtable_shrink(struct rhashtable *ht)
+{
+	return rht_resize_now(ht, false);
+}
+EXPORT_SYMBOL_GPL(rhashtable_shrink);
+
+/**
+ * rhashtable_lookup_seed - 3.17 lookup with the table's own parameters
+ * @ht: the table
+ * @key: the key
+ *
+ * Reached as two-argument rhashtable_lookup().
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the object, or %NULL.
+ */
+void *rhashtable_lookup_seed(const struct rhashtable *ht, const void *key)
+{
+	struct rhashtable *t = (struct rhashtable *)ht;
+	struct rhash_head *he = __rhashtable_lookup(t, key, t->p);
+
+	return he ? rht_obj(t, he) : NULL;
+}
+EXPORT_SYMBOL_GPL(rhashtable_lookup_seed);
+
+/**
+ * rhashtable_lookup_compare - 3.17 lookup with a caller's comparison
+ * @ht: the table
+ * @hash: hash of the wanted key, from rhashtable_hashfn()
+ * @compare: returns true for the wanted object (object, @arg)
+ * @arg: passed to @compare
+ *
+ * A fresh seed chosen between rhashtable_hashfn() and this call (only
+ * tables with a random seed reseed, after a hash flood) can make the
+ * lookup miss; tables that need exact results set @hash_rnd.
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the first object @compare accepts, or %NULL.
+ */
+void *rhashtable_lookup_compare(const struct rhashtable *ht, u32 hash,
+				bool (*compare)(void *, void *), void *arg)
+{
+	struct rhashtable *t = (struct rhashtable *)ht;
+	struct rhash_lock_head __rcu *const *bkt;
+	struct bucket_table *tbl;
+	struct rhash_head *he;
+	unsigned int idx;
+
+	tbl = rht_dereference_rcu(t->tbl, t);
+	do {
+		idx = rht_bucket_index(tbl, hash);
+		bkt = rht_bucket(tbl, idx);
+		do {
+			for (he = rht_head_rcu(tbl, bkt, idx);
+			     !rht_is_a_nulls(he);
+			     he = rcu_dereference(he->next))
+				if (compare(rht_obj(t, he), arg))
+					return rht_obj(t, he);
+		} while (!rht_nulls_fits(he, tbl, idx));
+		/* As in __rhashtable_lookup(): a moved object is in U. */
+		smp_rmb();
+		tbl = rht_dereference_rcu(tbl->future_tbl, t);
+	} while (tbl);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(rhashtable_lookup_compare);
+
+/*
+ * The 3.17 decision hooks.  The header's macros of the same names pick
+ * between these and the 6.12 checks; from here on the names are the
+ * functions.
+ */
+#undef rht_grow_above_75
+#undef rht_shrink_below_30
+
+/**
+ * rht_grow_above_75 - 3.17 grow decision: more than 75% load
+ * @ht: the table
+ * @new_size: the current number of buckets
+ *
+ * Usable as &rhashtable_params.grow_decision.  Called with a bucket array
+ * instead of a size, the name gives the 6.12 check (see rhashtable.h).
+ *
+ * Context: any context.
+ * Return: whether the table should double.
+ */
+bool rht_grow_above_75(const struct rhashtable *ht, size_t new_size)
+{
+	unsigned int n = max(atomic_read(&ht->nelems), 0);
+
+	return n > new_size / 4 * 3 &&
+	       (!ht->p.max_size || new_size < ht->p.max_size);
+}
+EXPORT_SYMBOL_GPL(rht_grow_above_75);
+
+/**
+ * rht_shrink_below_30 - 3.17 shrink decision: less than 30% load
+ * @ht: the table
+ * @new_size: the current number of buckets
+ *
+ * Usable as &rhashtable_params.shrink_decision.
+ *
+ * Context: any context.
+ * Return: whether the table should halve.
+ */
+bool rht_shrink_below_30(const struct rhashtable *ht, size_t new_size)
+{
+	unsigned int n = max(atomic_read(&ht->nelems), 0);
+
+	return n < new_size * 3 / 10 && new_size > ht->p.min_size;
+}
+EXPORT_SYMBOL_GPL(rht_shrink_below_30);
+
+/* ------------------------------------------------------------------ */
+/* Lockdep                                                             */
+/* ------------------------------------------------------------------ */
+
+#ifdef CONFIG_PROVE_LOCKING
+/**
+ * lockdep_rht_mutex_is_held - may the caller change the table's arrays?
+ * @ht: the table
+ *
+ * True with the table's mutex held, or the lock the caller announced
+ * through @mutex_is_held.
+ *
+ * Return: nonzero if the lock is held (or lockdep is off).
+ */
+int lockdep_rht_mutex_is_held(struct rhashtable *ht)
+{
+	if (!debug_locks)
+		return 1;
+	if (ht->p.mutex_is_held && ht->p.mutex_is_held())
+		return 1;
+	return lockdep_is_held(&ht->mutex);
+}
+EXPORT_SYMBOL_GPL(lockdep_rht_mutex_is_held);
+
+/**
+ * lockdep_rht_bucket_is_held - does the caller hold a bucket's lock?
+ * @tbl: the bucket array
+ * @hash: the bucket index
+ *
+ * Return: nonzero if the lock is held (or lockdep is off).
+ */
+int lockdep_rht_bucket_is_held(const struct bucket_table *tbl, u32 hash)
+{
+	if (!debug_locks)
+		return 1;
+	return lock_is_held(&tbl->dep_map) &&
+	       bit_spin_is_locked(0, (unsigned long *)rht_bucket(tbl, hash));
+}
+EXPORT_SYMBOL_GPL(lockdep_rht_bucket_is_held);
+#endif
