@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Memory barriers in terms of the compiler's C11 atomics, so that the
+ * sanitizers understand the ordering they provide.
+ */
+#ifndef _RHT_SHIM_ASM_BARRIER_H
+#define _RHT_SHIM_ASM_BARRIER_H
+
+#include <linux/compiler.h>
+
+#define mb()			__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define rmb()			__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define wmb()			__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_mb()		mb()
+#define smp_rmb()		rmb()
+#define smp_wmb()		wmb()
+#define __smp_mb()		mb()
+#define smp_mb__before_atomic()	barrier()
+#define smp_mb__after_atomic()	barrier()
+#define smp_mb__after_spinlock() mb()
+#define smp_acquire__after_ctrl_dep() rmb()
+#define smp_read_barrier_depends() do { } while (0)
+
+#define smp_store_release(p, v)						\
+do {									\
+	__typeof__(*(p)) __sr_v = (v);					\
+	__atomic_store_n((p), __sr_v, __ATOMIC_RELEASE);		\
+} while (0)
+#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_mb(var, v)						\
+do {									\
+	__typeof__(var) __sm_v = (v);					\
+	__atomic_store_n(&(var), __sm_v, __ATOMIC_SEQ_CST);		\
+} while (0)
+
+#ifndef cpu_relax
+#define cpu_relax()		__builtin_ia32_pause()
+#endif
+
+#endif /* _RHT_SHIM_ASM_BARRIER_H */

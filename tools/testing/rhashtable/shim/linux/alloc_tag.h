@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Memory allocation profiling is compiled out (!CONFIG_MEM_ALLOC_PROFILING). */
+#ifndef _RHT_SHIM_LINUX_ALLOC_TAG_H
+#define _RHT_SHIM_LINUX_ALLOC_TAG_H
+
+struct alloc_tag {
+	int __unused;
+};
+
+#define DEFINE_ALLOC_TAG(_name)
+#define alloc_hooks(_do_alloc)			(_do_alloc)
+/* The tag expression is not evaluated: it names a field that is absent. */
+#define alloc_hooks_tag(_tag, _do_alloc)	(_do_alloc)
+#define alloc_tag_record(p)			do { } while (0)
+#define mem_alloc_profiling_enabled()		false
+
+#endif /* _RHT_SHIM_LINUX_ALLOC_TAG_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _RHT_SHIM_LINUX_BOTTOM_HALF_H
+#define _RHT_SHIM_LINUX_BOTTOM_HALF_H
+
+#include <linux/compiler.h>
+#include "../rht_shim.h"
+
+#ifdef RHT_SHIM_DEBUG
+#define local_bh_disable()	do { rht_ctx.bh++; barrier(); } while (0)
+#define local_bh_enable()						\
+do {									\
+	barrier();							\
+	BUG_ON(--rht_ctx.bh < 0);					\
+} while (0)
+#else
+#define local_bh_disable()	barrier()
+#define local_bh_enable()	barrier()
+#endif
+
+#endif /* _RHT_SHIM_LINUX_BOTTOM_HALF_H */

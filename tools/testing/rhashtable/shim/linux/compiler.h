@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Wrap tools/include/linux/compiler.h and replace the access-once helpers
+ * with C11-style relaxed atomics.  On x86 they compile to the same plain
+ * moves, but ThreadSanitizer then knows these accesses are intentionally
+ * racy, exactly as the kernel's KCSAN treats READ_ONCE()/WRITE_ONCE().
+ */
+#ifndef _RHT_SHIM_LINUX_COMPILER_H
+#define _RHT_SHIM_LINUX_COMPILER_H
+
+#include_next <linux/compiler.h>
+
+#undef READ_ONCE
+#undef WRITE_ONCE
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val)						\
+do {									\
+	__typeof__(x) __wo_val = (val);					\
+	__atomic_store_n(&(x), __wo_val, __ATOMIC_RELAXED);		\
+} while (0)
+
+#ifndef __percpu
+#define __percpu
+#endif
+#ifndef __iomem
+#define __iomem
+#endif
+#ifndef __kernel
+#define __kernel
+#endif
+#ifndef __private
+#define __private
+#endif
+#ifndef ACCESS_PRIVATE
+#define ACCESS_PRIVATE(p, member)	((p)->member)
+#endif
+#ifndef __must_check
+#define __must_check		__attribute__((__warn_unused_result__))
+#endif
+#ifndef __cold
+#define __cold			__attribute__((__cold__))
+#endif
+#ifndef __cleanup
+#define __cleanup(func)		__attribute__((__cleanup__(func)))
+#endif
+#ifndef fallthrough
+#define fallthrough		__attribute__((__fallthrough__))
+#endif
+#ifndef __counted_by
+#define __counted_by(member)
+#endif
+#ifndef __nonstring
+#define __nonstring
+#endif
+#ifndef __randomize_layout
+#define __randomize_layout
+#endif
+#ifndef __no_randomize_layout
+#define __no_randomize_layout
+#endif
+#ifndef __ro_after_init
+#define __ro_after_init
+#endif
+#ifndef __latent_entropy
+#define __latent_entropy
+#endif
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((__always_inline__))
+#endif
+#undef noinline
+#define noinline		__attribute__((__noinline__))
+#ifndef __UNIQUE_ID
+#define __UNIQUE_ID(prefix)	__PASTE(__PASTE(__UNIQUE_ID_, prefix), __COUNTER__)
+#endif
+#ifndef __unqual_scalar_typeof
+#define __unqual_scalar_typeof(x) __typeof__(_Generic((x),		\
+	char: (char)0, signed char: (signed char)0,			\
+	unsigned char: (unsigned char)0, short: (short)0,		\
+	unsigned short: (unsigned short)0, int: (int)0,			\
+	unsigned int: (unsigned int)0, long: (long)0,			\
+	unsigned long: (unsigned long)0, long long: (long long)0,	\
+	unsigned long long: (unsigned long long)0, default: (x)))
+#endif
+#ifndef data_race
+#define data_race(expr)		(expr)
+#endif
+#ifndef ASSERT_EXCLUSIVE_WRITER
+#define ASSERT_EXCLUSIVE_WRITER(var)	do { } while (0)
+#define ASSERT_EXCLUSIVE_ACCESS(var)	do { } while (0)
+#endif
+#ifndef _RET_IP_
+#define _RET_IP_	((unsigned long)__builtin_return_address(0))
+#endif
+#ifndef _THIS_IP_
+#define _THIS_IP_	({ __label__ __here; __here: (unsigned long)&&__here; })
+#endif
+
+#include <linux/cache.h>
+
+#endif /* _RHT_SHIM_LINUX_COMPILER_H */

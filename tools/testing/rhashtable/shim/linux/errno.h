@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _RHT_SHIM_LINUX_ERRNO_H
+#define _RHT_SHIM_LINUX_ERRNO_H
+
+#include <errno.h>
+
+/* Kernel-internal error numbers that userspace never sees. */
+#define ERESTARTSYS	512
+#define ERESTARTNOINTR	513
+#define ENOTSUPP	524
+#define EPROBE_DEFER	517
+
+#endif /* _RHT_SHIM_LINUX_ERRNO_H */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/include/linux/kernel.h plus the few things it gets wrong for us:
+ * it stubs synchronize_rcu() out and turns BUG_ON() into assert().
+ */
+#ifndef _RHT_SHIM_LINUX_KERNEL_H
+#define _RHT_SHIM_LINUX_KERNEL_H
+
+#include_next <linux/kernel.h>
+#include <string.h>
+
+#undef synchronize_rcu
+#undef BUG_ON
+#undef BUG
+
+#include <linux/bug.h>
+#include <linux/printk.h>
+#include <linux/log2.h>
+#include <linux/overflow.h>
+#include <linux/err.h>
+#include <linux/sched.h>
+
+#ifndef DIV_ROUND_UP
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#endif
+#ifndef ALIGN
+#define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
+#endif
+#ifndef swap
+#define swap(a, b)							\
+	do { __typeof__(a) __tmp = (a); (a) = (b); (b) = __tmp; } while (0)
+#endif
+#ifndef U32_MAX
+#define U8_MAX		((u8)~0U)
+#define U16_MAX		((u16)~0U)
+#define U32_MAX		((u32)~0U)
+#define U64_MAX		((u64)~0ULL)
+#define S32_MAX		((s32)(U32_MAX >> 1))
+#define S64_MAX		((s64)(U64_MAX >> 1))
+#endif
+#ifndef SIZE_MAX
+#define SIZE_MAX	(~(size_t)0)
+#endif
+#ifndef lower_32_bits
+#define lower_32_bits(n)	((u32)((n) & 0xffffffff))
+#define upper_32_bits(n)	((u32)(((n) >> 16) >> 16))
+#endif
+
+#endif /* _RHT_SHIM_LINUX_KERNEL_H */

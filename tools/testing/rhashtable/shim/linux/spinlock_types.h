@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _RHT_SHIM_LINUX_SPINLOCK_TYPES_H
+#define _RHT_SHIM_LINUX_SPINLOCK_TYPES_H
+
+#include <pthread.h>
+
+/*
+ * spinlock_t and raw_spinlock_t are the same type here: an adaptive
+ * pthread mutex (spins briefly, then sleeps, so a preempted holder does
+ * not make its waiters burn CPU) that remembers its owner.
+ */
+typedef struct spinlock {
+	pthread_mutex_t lock;
+	const void *owner;
+} spinlock_t;
+typedef spinlock_t raw_spinlock_t;
+
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#define __RHT_SPIN_INIT		PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#else
+#define __RHT_SPIN_INIT		PTHREAD_MUTEX_INITIALIZER
+#endif
+#define __SPIN_LOCK_UNLOCKED(name)	((spinlock_t){ __RHT_SPIN_INIT, NULL })
+#define __RAW_SPIN_LOCK_UNLOCKED(name)	__SPIN_LOCK_UNLOCKED(name)
+#define DEFINE_SPINLOCK(name)		spinlock_t name = { __RHT_SPIN_INIT, NULL }
+#define DEFINE_RAW_SPINLOCK(name)	DEFINE_SPINLOCK(name)
+
+#endif /* _RHT_SHIM_LINUX_SPINLOCK_TYPES_H */

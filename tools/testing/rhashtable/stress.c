@@ -1,0 +1,947 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Multi-threaded rhashtable stress test.
+ *
+ * Key space (u32 keys, the low two bits are the class):
+ *   stable  - inserted before the threads start, never removed.  Readers
+ *             must always find them (else: false miss).
+ *   churn   - each writer owns a disjoint slice and inserts, removes,
+ *             replaces and re-inserts them at random.  Because only the
+ *             owner touches a key, the owner knows exactly whether it must
+ *             be present and checks every operation's result against that.
+ *   never   - never inserted.  Nobody may ever find one (else: false hit).
+ *
+ * Meanwhile the table grows and shrinks on its own (min_size is tiny and
+ * automatic_shrinking is on), and with implementations that support it a
+ * resizer thread forces expand/shrink/rehash (RHT_TEST_HAVE_RESIZE).
+ * A walker thread iterates with the rhashtable_walk_*() API throughout.
+ *
+ * Every checkpoint interval the writers are paused and, once no resize is
+ * in flight, the table is audited: element count against the writers'
+ * bookkeeping and the insert/remove totals, a walk of every bucket chain
+ * (each key exactly once, right object, nothing unexpected), an iterator
+ * walk (each key exactly once) and a lookup of every key of the key space
+ * against the expected answer.  The run ends with the same audit and
+ * rhashtable_free_and_destroy(), which must hand back every object exactly
+ * once, after which no shim allocation may remain.
+ */
+#include <getopt.h>
+#include <sched.h>
+
+#include "rht_test.h"
+
+enum { KC_STABLE = 0, KC_CHURN = 1, KC_NEVER = 3 };
+#define KEY(idx, cls)	(((u32)(idx) << 2) | (cls))
+#define KEY_IDX(k)	((k) >> 2)
+#define KEY_CLS(k)	((k) & 3)
+
+#define MAGIC_LIVE	0x4c495645u	/* linked, or about to be */
+#define MAGIC_GONE	0x474f4e45u	/* unlinked, waiting for RCU */
+#define MAGIC_DEAD	0xdeadbeefu	/* set right before free() */
+
+struct tobj {
+	struct rhash_head node;
+	u32 key;
+	u32 magic;
+	unsigned int destroyed;
+	struct rcu_head rcu;
+};
+
+static const struct rhashtable_params tparams = {
+	.key_len = sizeof(u32),
+	.key_offset = offsetof(struct tobj, key),
+	.head_offset = offsetof(struct tobj, node),
+	.min_size = 4,
+	.automatic_shrinking = true,
+};
+
+struct stats {
+	u64 lookups, false_miss, false_hit, bad_obj;
+	u64 inserts, removes, replaces, nomem, busy, ops;
+	u64 walks, walk_objs, walk_eagain, walk_missed_stopstart;
+	u64 resizes, resize_err;
+};
+
+/*
+ * Statistics of running threads are read by the auditor: the owner bumps
+ * them with a relaxed atomic store, readers use relaxed atomic loads.
+ */
+#define BUMP(field, n)	__atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
+#define LOAD(field)	__atomic_load_n(&(field), __ATOMIC_RELAXED)
+
+struct writer {
+	pthread_t tid;
+	int id;
+	u32 first, count;	/* churn indices first + i * nwriters */
+	struct tobj **obj;	/* current object per owned key, or NULL */
+	u64 present;
+	struct stats st;
+	struct trng rng;
+};
+
+struct reader {
+	pthread_t tid;
+	int id;
+	struct stats st;
+	struct trng rng;
+};
+
+static struct {
+	double secs;
+	int readers, writers, walker;
+	u32 nstable, nchurn;	/* nchurn: per writer */
+	u64 seed;
+	unsigned int fail_ppm;
+	int checkpoint_ms;
+	int verbose;
+} opt = {
+	.secs = 10,
+	.walker = 1,
+	.nstable = 1000,
+	.nchurn = 4096,
+	.seed = 1,
+	.checkpoint_ms = 1000,
+};
+
+static struct rhashtable ht;
+static struct tobj *stable;
+static struct writer *writers;
+static struct reader *readers;
+static struct stats walker_st, resizer_st;
+static int stop;
+static u64 stable_inserted;
+
+static pthread_mutex_t pause_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pause_cond = PTHREAD_COND_INITIALIZER;
+static int pause_req, paused, pausers;
+
+static void pause_point(void)
+{
+	if (!__atomic_load_n(&pause_req, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&pause_lock);
+	paused++;
+	pthread_cond_broadcast(&pause_cond);
+	while (pause_req)
+		pthread_cond_wait(&pause_cond, &pause_lock);
+	paused--;
+	pthread_mutex_unlock(&pause_lock);
+}
+
+static void pause_all(void)
+{
+	pthread_mutex_lock(&pause_lock);
+	__atomic_store_n(&pause_req, 1, __ATOMIC_RELEASE);
+	while (paused < pausers)
+		pthread_cond_wait(&pause_cond, &pause_lock);
+	pthread_mutex_unlock(&pause_lock);
+}
+
+static void resume_all(void)
+{
+	pthread_mutex_lock(&pause_lock);
+	__atomic_store_n(&pause_req, 0, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&pause_cond);
+	pthread_mutex_unlock(&pause_lock);
+}
+
+static bool stopping(void)
+{
+	return __atomic_load_n(&stop, __ATOMIC_RELAXED);
+}
+
+static void obj_free_rcu(struct rcu_head *head)
+{
+	struct tobj *obj = container_of(head, struct tobj, rcu);
+
+	CHECK(obj->magic == MAGIC_GONE, "freeing key %u with magic %#x",
+	      obj->key, obj->magic);
+	WRITE_ONCE(obj->magic, MAGIC_DEAD);
+	free(obj);
+}
+
+static struct tobj *obj_new(u32 key)
+{
+	struct tobj *obj = calloc(1, sizeof(*obj));
+
+	CHECK(obj, "out of memory");
+	obj->key = key;
+	obj->magic = MAGIC_LIVE;
+	return obj;
+}
+
+/* Retire an object that is no longer (or never was) in the table. */
+static void obj_retire(struct tobj *obj)
+{
+	WRITE_ONCE(obj->magic, MAGIC_GONE);	/* readers may be looking */
+	call_rcu(&obj->rcu, obj_free_rcu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Readers                                                              */
+/* ------------------------------------------------------------------ */
+
+static void report_bad(struct stats *st, const char *what, u32 key,
+		       struct tobj *obj)
+{
+	/* Count; the first few are printed, the totals fail the run. */
+	if (LOAD(st->false_miss) + LOAD(st->false_hit) + LOAD(st->bad_obj) < 5)
+		fprintf(stderr, "stress: %s: key %#x obj %p (key %#x magic %#x)\n",
+			what, key, obj, obj ? obj->key : 0,
+			obj ? READ_ONCE(obj->magic) : 0);
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	struct stats *st = &r->st;
+	u32 total_churn = opt.nchurn * opt.writers;
+
+	while (!stopping()) {
+		int i;
+
+		for (i = 0; i < 512; i++) {
+			struct tobj *obj;
+			u32 key, magic;
+
+			/* Stable key, self-locking lookup: must hit. */
+			key = KEY(trng_below(&r->rng, opt.nstable), KC_STABLE);
+			obj = rhashtable_lookup_fast(&ht, &key, tparams);
+			BUMP(st->lookups, 1);
+			if (!obj) {
+				report_bad(st, "false miss", key, NULL);
+				BUMP(st->false_miss, 1);
+			} else if (obj->key != key || READ_ONCE(obj->magic) != MAGIC_LIVE) {
+				report_bad(st, "wrong object", key, obj);
+				BUMP(st->bad_obj, 1);
+			}
+
+			/* Never-inserted key: must miss. */
+			key = KEY(trng_below(&r->rng, 1u << 29), KC_NEVER);
+			obj = rhashtable_lookup_fast(&ht, &key, tparams);
+			BUMP(st->lookups, 1);
+			if (obj) {
+				report_bad(st, "false hit", key, obj);
+				BUMP(st->false_hit, 1);
+			}
+
+			/* Churning key under our own RCU section: either. */
+			key = KEY(trng_below(&r->rng, total_churn), KC_CHURN);
+			rcu_read_lock();
+			obj = rhashtable_lookup(&ht, &key, tparams);
+			magic = obj ? READ_ONCE(obj->magic) : 0;
+			if (obj && (obj->key != key ||
+				    (magic != MAGIC_LIVE && magic != MAGIC_GONE))) {
+				report_bad(st, "corrupt churn hit", key, obj);
+				BUMP(st->bad_obj, 1);
+			}
+			/* And a stable key with the caller-locked variant. */
+			key = KEY(trng_below(&r->rng, opt.nstable), KC_STABLE);
+			obj = rhashtable_lookup(&ht, &key, tparams);
+			if (!obj) {
+				report_bad(st, "false miss (locked)", key, NULL);
+				BUMP(st->false_miss, 1);
+			}
+			rcu_read_unlock();
+			BUMP(st->lookups, 2);
+		}
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writers                                                              */
+/* ------------------------------------------------------------------ */
+
+static u32 writer_key(struct writer *w, u32 slot)
+{
+	return KEY(w->first + slot * opt.writers, KC_CHURN);
+}
+
+static struct tobj *lookup_own(u32 key)
+{
+	struct tobj *obj;
+
+	rcu_read_lock();
+	obj = rhashtable_lookup(&ht, &key, tparams);
+	rcu_read_unlock();
+	return obj;	/* only compared by address */
+}
+
+/* Tolerated insertion failures; the key must then be absent. */
+static void insert_failed(struct writer *w, struct tobj *obj, int err,
+			  const char *how)
+{
+	if (err == -ENOMEM)
+		w->st.nomem++;
+	else if (err == -EBUSY)
+		w->st.busy++;
+	else
+		rht_fail("%s of absent key %#x returned %d", how, obj->key, err);
+	CHECK(lookup_own(obj->key) == NULL,
+	      "key %#x visible after failed %s (%d)", obj->key, how, err);
+	obj_retire(obj);
+}
+
+static void writer_absent(struct writer *w, u32 slot, u32 key)
+{
+	struct tobj *obj, *old;
+	int err;
+
+	switch (trng_below(&w->rng, 5)) {
+	case 0:
+		obj = obj_new(key);
+		err = rhashtable_insert_fast(&ht, &obj->node, tparams);
+		if (err)
+			return insert_failed(w, obj, err, "insert_fast");
+		break;
+	case 1:
+		obj = obj_new(key);
+		err = rhashtable_lookup_insert_fast(&ht, &obj->node, tparams);
+		if (err)
+			return insert_failed(w, obj, err, "lookup_insert_fast");
+		break;
+	case 2:
+		obj = obj_new(key);
+		old = rhashtable_lookup_get_insert_fast(&ht, &obj->node,
+							tparams);
+		if (IS_ERR(old))
+			return insert_failed(w, obj, PTR_ERR(old),
+					     "lookup_get_insert_fast");
+		CHECK(!old, "lookup_get_insert_fast of absent key %#x found %p",
+		      key, old);
+		break;
+	case 3: {
+		/* Removing an object that is not in the table. */
+		struct tobj stray = { .key = key, .magic = MAGIC_LIVE };
+
+		err = rhashtable_remove_fast(&ht, &stray.node, tparams);
+		CHECK(err == -ENOENT, "remove of absent key %#x returned %d",
+		      key, err);
+		return;
+	}
+	default:
+		CHECK(lookup_own(key) == NULL, "absent key %#x found", key);
+		w->st.lookups++;
+		return;
+	}
+	w->obj[slot] = obj;
+	w->present++;
+	w->st.inserts++;
+	CHECK(lookup_own(key) == obj, "key %#x not found right after insert",
+	      key);
+}
+
+static void writer_present(struct writer *w, u32 slot, u32 key)
+{
+	struct tobj *obj = w->obj[slot], *dup, *ret;
+	int err;
+
+	switch (trng_below(&w->rng, 6)) {
+	case 0:
+	case 1:
+		err = rhashtable_remove_fast(&ht, &obj->node, tparams);
+		CHECK(!err, "remove of present key %#x returned %d", key, err);
+		w->obj[slot] = NULL;
+		w->present--;
+		w->st.removes++;
+		CHECK(lookup_own(key) == NULL,
+		      "key %#x still found after remove", key);
+		obj_retire(obj);
+		return;
+	case 2:
+		dup = obj_new(key);
+		err = rhashtable_replace_fast(&ht, &obj->node, &dup->node,
+					      tparams);
+		CHECK(!err, "replace of present key %#x returned %d", key, err);
+		w->obj[slot] = dup;
+		w->st.replaces++;
+		CHECK(lookup_own(key) == dup,
+		      "key %#x does not find the replacement", key);
+		obj_retire(obj);
+		return;
+	case 3:
+		dup = obj_new(key);
+		err = rhashtable_lookup_insert_fast(&ht, &dup->node, tparams);
+		CHECK(err == -EEXIST || err == -ENOMEM || err == -EBUSY,
+		      "lookup_insert of present key %#x returned %d", key, err);
+		obj_retire(dup);
+		break;
+	case 4:
+		dup = obj_new(key);
+		ret = rhashtable_lookup_get_insert_fast(&ht, &dup->node,
+							tparams);
+		CHECK(ret == obj || ret == ERR_PTR(-ENOMEM) ||
+		      ret == ERR_PTR(-EBUSY),
+		      "lookup_get_insert of present key %#x returned %p, want %p",
+		      key, ret, obj);
+		obj_retire(dup);
+		break;
+	default:
+		w->st.lookups++;
+		break;
+	}
+	CHECK(lookup_own(key) == obj, "present key %#x lost", key);
+}
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+
+	while (!stopping()) {
+		int i;
+
+		pause_point();
+		for (i = 0; i < 64; i++) {
+			u32 slot = trng_below(&w->rng, w->count);
+			u32 key = writer_key(w, slot);
+
+			if (w->obj[slot])
+				writer_present(w, slot, key);
+			else
+				writer_absent(w, slot, key);
+			w->st.ops++;
+		}
+		/* Sometimes sweep a burst of inserts or removes, so the
+		 * table really grows and shrinks instead of hovering.
+		 */
+		if (!trng_below(&w->rng, 64)) {
+			bool fill = trng_below(&w->rng, 2);
+			u32 slot;
+
+			for (slot = 0; slot < w->count && !stopping(); slot++) {
+				u32 key = writer_key(w, slot);
+
+				if (fill && !w->obj[slot])
+					writer_absent(w, slot, key);
+				else if (!fill && w->obj[slot])
+					writer_present(w, slot, key);
+			}
+		}
+	}
+	pause_point();
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Walker                                                               */
+/* ------------------------------------------------------------------ */
+
+static void *walker_main(void *arg)
+{
+	unsigned long *seen = rht_bitmap_alloc(opt.nstable);
+	struct stats *st = &walker_st;
+
+	while (!stopping()) {
+		/* Odd walks drop out of RCU every 64 objects. */
+		bool stopstart = st->walks & 1;
+		struct rhashtable_iter iter;
+		struct tobj *obj;
+		u32 nseen = 0, n = 0, magic;
+
+		memset(seen, 0, (opt.nstable + 63) / 64 * sizeof(long));
+		rhashtable_walk_enter(&ht, &iter);
+		rhashtable_walk_start(&iter);
+		while ((obj = rhashtable_walk_next(&iter)) != NULL) {
+			if (IS_ERR(obj)) {
+				CHECK(PTR_ERR(obj) == -EAGAIN,
+				      "rhashtable_walk_next() returned %ld",
+				      PTR_ERR(obj));
+				BUMP(st->walk_eagain, 1);
+				continue;
+			}
+			BUMP(st->walk_objs, 1);
+			magic = READ_ONCE(obj->magic);
+			CHECK(magic == MAGIC_LIVE || magic == MAGIC_GONE,
+			      "walker met key %#x with magic %#x", obj->key,
+			      magic);
+			CHECK(KEY_CLS(obj->key) != KC_NEVER,
+			      "walker met never-inserted key %#x", obj->key);
+			if (KEY_CLS(obj->key) == KC_STABLE &&
+			    !test_and_set_bit(KEY_IDX(obj->key), seen))
+				nseen++;
+			if (stopstart && !(++n & 63)) {
+				rhashtable_walk_stop(&iter);
+				sched_yield();
+				rhashtable_walk_start(&iter);
+			}
+		}
+		rhashtable_walk_stop(&iter);
+		rhashtable_walk_exit(&iter);
+		BUMP(st->walks, 1);
+
+		/*
+		 * A walk that never left its RCU section must have met every
+		 * stable key (perhaps twice, across a resize).  Dropping out
+		 * of RCU can legitimately skip entries when neighbours in the
+		 * same chain go away meanwhile, so only count those misses.
+		 */
+		if (!stopstart)
+			CHECK(nseen == opt.nstable,
+			      "continuous walk saw %u of %u stable keys", nseen,
+			      opt.nstable);
+		else
+			BUMP(st->walk_missed_stopstart, opt.nstable - nseen);
+	}
+	free(seen);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Explicit resizes (implementations that have them)                    */
+/* ------------------------------------------------------------------ */
+
+#ifdef RHT_TEST_HAVE_RESIZE
+static void *resizer_main(void *arg)
+{
+	struct trng rng;
+
+	trng_seed(&rng, opt.seed * 977 + 5);
+	while (!stopping()) {
+		int err;
+
+		pause_point();
+		switch (trng_below(&rng, 3)) {
+		case 0:
+			err = rht_test_expand(&ht);
+			break;
+		case 1:
+			err = rht_test_shrink(&ht);
+			break;
+		default:
+			err = rht_test_rehash(&ht);
+			break;
+		}
+		if (err)
+			CHECK(err == -EBUSY || err == -ENOMEM || err == -EINVAL ||
+			      err == -E2BIG, "explicit resize returned %d", err);
+		resizer_st.resizes++;
+		resizer_st.resize_err += !!err;
+		usleep(trng_below(&rng, 2000));
+	}
+	pause_point();
+	return NULL;
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Audits                                                               */
+/* ------------------------------------------------------------------ */
+
+struct audit {
+	unsigned long *seen_stable, *seen_churn;
+	u64 count;
+};
+
+static struct tobj *expected_obj(u32 key)
+{
+	u32 idx = KEY_IDX(key);
+
+	switch (KEY_CLS(key)) {
+	case KC_STABLE:
+		return idx < opt.nstable ? &stable[idx] : NULL;
+	case KC_CHURN: {
+		struct writer *w;
+
+		if (idx >= opt.nchurn * opt.writers)
+			return NULL;
+		w = &writers[idx % opt.writers];
+		return w->obj[idx / opt.writers];
+	}
+	default:
+		return NULL;
+	}
+}
+
+static int audit_chain_obj(void *arg, struct rhash_head *he,
+			   unsigned int table, unsigned int bucket)
+{
+	struct audit *a = arg;
+	struct tobj *obj = container_of(he, struct tobj, node);
+	unsigned long *seen;
+
+	CHECK(obj->magic == MAGIC_LIVE,
+	      "chain walk: key %#x magic %#x (table %u bucket %u)", obj->key,
+	      obj->magic, table, bucket);
+	CHECK(expected_obj(obj->key) == obj,
+	      "chain walk: unexpected object %p key %#x (table %u bucket %u)",
+	      obj, obj->key, table, bucket);
+	seen = KEY_CLS(obj->key) == KC_STABLE ? a->seen_stable : a->seen_churn;
+	CHECK(!test_and_set_bit(KEY_IDX(obj->key), seen),
+	      "chain walk: key %#x visible twice (table %u bucket %u)",
+	      obj->key, table, bucket);
+	a->count++;
+	return 0;
+}
+
+static u64 expected_count(void)
+{
+	u64 n = opt.nstable;
+	int i;
+
+	for (i = 0; i < opt.writers; i++)
+		n += writers[i].present;
+	return n;
+}
+
+static void totals(struct stats *sum)
+{
+	int i;
+
+	memset(sum, 0, sizeof(*sum));
+#define ADD(s)								\
+	do {								\
+		sum->lookups += LOAD((s)->lookups);				\
+		sum->false_miss += LOAD((s)->false_miss);			\
+		sum->false_hit += LOAD((s)->false_hit);			\
+		sum->bad_obj += LOAD((s)->bad_obj);				\
+		sum->inserts += LOAD((s)->inserts);				\
+		sum->removes += LOAD((s)->removes);				\
+		sum->replaces += LOAD((s)->replaces);				\
+		sum->nomem += LOAD((s)->nomem);				\
+		sum->busy += LOAD((s)->busy);					\
+		sum->ops += LOAD((s)->ops);					\
+	} while (0)
+	for (i = 0; i < opt.readers; i++)
+		ADD(&readers[i].st);
+	for (i = 0; i < opt.writers; i++)
+		ADD(&writers[i].st);
+#undef ADD
+	sum->walks = LOAD(walker_st.walks);
+	sum->walk_objs = LOAD(walker_st.walk_objs);
+	sum->walk_eagain = LOAD(walker_st.walk_eagain);
+	sum->walk_missed_stopstart = LOAD(walker_st.walk_missed_stopstart);
+	sum->resizes = LOAD(resizer_st.resizes);
+	sum->resize_err = LOAD(resizer_st.resize_err);
+}
+
+static unsigned int audits;
+
+/* Runs with every writer (and the resizer) paused. */
+static void audit(const char *when)
+{
+	u32 total_churn = opt.nchurn * opt.writers;
+	struct rhashtable_iter iter;
+	struct audit a = { 0 };
+	u64 expect, inserted, walked;
+	struct stats sum;
+	struct tobj *obj;
+	u32 i;
+
+	rht_test_quiesce(&ht);
+	expect = expected_count();
+	totals(&sum);
+	inserted = stable_inserted + sum.inserts;
+
+	/* 1. Counters. */
+	CHECK(inserted - sum.removes == expect,
+	      "%s: inserts %llu - removes %llu != expected %llu", when,
+	      (unsigned long long)inserted, (unsigned long long)sum.removes,
+	      (unsigned long long)expect);
+	CHECK(rht_test_nelems(&ht) == expect, "%s: nelems %u, expected %llu",
+	      when, rht_test_nelems(&ht), (unsigned long long)expect);
+
+	/* 2. Every chain: each key exactly once, the right object. */
+	a.seen_stable = rht_bitmap_alloc(opt.nstable);
+	a.seen_churn = rht_bitmap_alloc(total_churn);
+	rht_test_chain_walk(&ht, audit_chain_obj, &a);
+	CHECK(a.count == expect, "%s: chain walk found %llu objects, expected %llu",
+	      when, (unsigned long long)a.count, (unsigned long long)expect);
+
+	/* 3. The iterator sees the same set, each exactly once. */
+	memset(a.seen_stable, 0, (opt.nstable + 63) / 64 * sizeof(long));
+	memset(a.seen_churn, 0, (total_churn + 63) / 64 * sizeof(long));
+	walked = 0;
+	rhashtable_walk_enter(&ht, &iter);
+	rhashtable_walk_start(&iter);
+	while ((obj = rhashtable_walk_next(&iter)) != NULL) {
+		unsigned long *seen;
+
+		if (IS_ERR(obj)) {
+			/* A restart: count afresh. */
+			CHECK(PTR_ERR(obj) == -EAGAIN, "%s: walk error %ld",
+			      when, PTR_ERR(obj));
+			memset(a.seen_stable, 0,
+			       (opt.nstable + 63) / 64 * sizeof(long));
+			memset(a.seen_churn, 0,
+			       (total_churn + 63) / 64 * sizeof(long));
+			walked = 0;
+			continue;
+		}
+		CHECK(expected_obj(obj->key) == obj,
+		      "%s: iterator returned unexpected key %#x", when, obj->key);
+		seen = KEY_CLS(obj->key) == KC_STABLE ? a.seen_stable :
+							 a.seen_churn;
+		CHECK(!test_and_set_bit(KEY_IDX(obj->key), seen),
+		      "%s: iterator returned key %#x twice", when, obj->key);
+		walked++;
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	CHECK(walked == expect, "%s: iterator returned %llu objects, expected %llu",
+	      when, (unsigned long long)walked, (unsigned long long)expect);
+
+	/* 4. Every key of the stable and churn space looks up right. */
+	for (i = 0; i < opt.nstable; i++) {
+		u32 key = KEY(i, KC_STABLE);
+
+		CHECK(lookup_own(key) == &stable[i], "%s: stable key %#x lost",
+		      when, key);
+	}
+	for (i = 0; i < total_churn; i++) {
+		u32 key = KEY(i, KC_CHURN);
+
+		CHECK(lookup_own(key) == expected_obj(key),
+		      "%s: churn key %#x: lookup gives %p, expected %p", when,
+		      key, lookup_own(key), expected_obj(key));
+	}
+
+	/* 5. Readers' verdicts so far, and the shims' own complaints. */
+	CHECK(!sum.false_miss && !sum.false_hit && !sum.bad_obj,
+	      "%s: %llu false misses, %llu false hits, %llu bad objects", when,
+	      (unsigned long long)sum.false_miss,
+	      (unsigned long long)sum.false_hit,
+	      (unsigned long long)sum.bad_obj);
+	CHECK(!rht_shim_warn_count(), "%s: %lu kernel warnings", when,
+	      rht_shim_warn_count());
+
+	free(a.seen_stable);
+	free(a.seen_churn);
+	audits++;
+	if (opt.verbose)
+		fprintf(stderr, "stress: audit %s ok: %llu objects, %u buckets\n",
+			when, (unsigned long long)expect,
+			(unsigned int)rht_test_table_size(&ht));
+}
+
+/* ------------------------------------------------------------------ */
+/* Teardown                                                             */
+/* ------------------------------------------------------------------ */
+
+static u64 destroyed;
+
+static void destroy_one(void *ptr, void *arg)
+{
+	struct tobj *obj = ptr;
+
+	CHECK(arg == &destroyed, "free_fn got arg %p", arg);
+	CHECK(obj->magic == MAGIC_LIVE,
+	      "free_and_destroy handed back key %#x with magic %#x", obj->key,
+	      obj->magic);
+	CHECK(expected_obj(obj->key) == obj,
+	      "free_and_destroy handed back a foreign object (key %#x)",
+	      obj->key);
+	CHECK(++obj->destroyed == 1,
+	      "free_and_destroy handed back key %#x twice", obj->key);
+	destroyed++;
+}
+
+static void teardown(void)
+{
+	u64 expect = expected_count();
+	u32 i;
+	int w;
+
+	rhashtable_free_and_destroy(&ht, destroy_one, &destroyed);
+	CHECK(destroyed == expect, "free_and_destroy freed %llu objects, expected %llu",
+	      (unsigned long long)destroyed, (unsigned long long)expect);
+	for (i = 0; i < opt.nstable; i++)
+		CHECK(stable[i].destroyed == 1, "stable key %#x freed %u times",
+		      stable[i].key, stable[i].destroyed);
+	for (w = 0; w < opt.writers; w++) {
+		for (i = 0; i < writers[w].count; i++) {
+			struct tobj *obj = writers[w].obj[i];
+
+			if (!obj)
+				continue;
+			CHECK(obj->destroyed == 1, "churn key %#x freed %u times",
+			      obj->key, obj->destroyed);
+			obj->magic = MAGIC_DEAD;
+			free(obj);
+		}
+		free(writers[w].obj);
+	}
+	free(stable);
+
+	/* Every deferred free (tables, objects) must have run. */
+	rcu_barrier();
+	CHECK(rht_rcu_pending_callbacks() == 0, "%ld RCU callbacks pending",
+	      rht_rcu_pending_callbacks());
+	CHECK(rht_alloc_live_objects() == 0,
+	      "%ld shim allocations (%ld bytes) leaked after destroy",
+	      rht_alloc_live_objects(), rht_alloc_live_bytes());
+	CHECK(!rht_shim_warn_count(), "%lu kernel warnings",
+	      rht_shim_warn_count());
+}
+
+/* ------------------------------------------------------------------ */
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-d secs] [-r readers] [-w writers] [-k stable_keys]\n"
+		"          [-c churn_keys_per_writer] [-s seed] [-F fail_ppm]\n"
+		"          [-p checkpoint_ms] [-W(no walker)] [-v]\n", prog);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t walker_tid, resizer_tid;
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long last_size, size_changes = 0;
+	double start, next_audit;
+	struct stats sum;
+	int c, i, err;
+
+	opt.readers = ncpu > 0 ? ncpu : 2;
+	opt.writers = max(2, opt.readers / 2);
+	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:Wvh")) != -1) {
+		switch (c) {
+		case 'd': opt.secs = atof(optarg); break;
+		case 'r': opt.readers = atoi(optarg); break;
+		case 'w': opt.writers = atoi(optarg); break;
+		case 'k': opt.nstable = atoi(optarg); break;
+		case 'c': opt.nchurn = atoi(optarg); break;
+		case 's': opt.seed = strtoull(optarg, NULL, 0); break;
+		case 'F': opt.fail_ppm = atoi(optarg); break;
+		case 'p': opt.checkpoint_ms = atoi(optarg); break;
+		case 'W': opt.walker = 0; break;
+		case 'v': opt.verbose++; break;
+		default: usage(argv[0]);
+		}
+	}
+	if (opt.readers < 1 || opt.writers < 1 || opt.nstable < 1 ||
+	    opt.nchurn < 1)
+		usage(argv[0]);
+	rht_random_seed(opt.seed);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	printf("stress: impl %s, %d readers, %d writers%s%s, %u stable + %u churn keys, %.1fs, seed %llu, fail %u ppm\n",
+	       RHT_IMPL_NAME, opt.readers, opt.writers,
+	       opt.walker ? ", walker" : "",
+#ifdef RHT_TEST_HAVE_RESIZE
+	       ", resizer",
+#else
+	       "",
+#endif
+	       opt.nstable, opt.nchurn * opt.writers, opt.secs,
+	       (unsigned long long)opt.seed, opt.fail_ppm);
+
+	err = rhashtable_init(&ht, &tparams);
+	CHECK(!err, "rhashtable_init: %d", err);
+
+	stable = calloc(opt.nstable, sizeof(*stable));
+	CHECK(stable, "out of memory");
+	for (i = 0; i < (int)opt.nstable; i++) {
+		stable[i].key = KEY(i, KC_STABLE);
+		stable[i].magic = MAGIC_LIVE;
+		err = rhashtable_insert_fast(&ht, &stable[i].node, tparams);
+		CHECK(!err, "inserting stable key %d: %d", i, err);
+		stable_inserted++;
+	}
+
+	writers = calloc(opt.writers, sizeof(*writers));
+	readers = calloc(opt.readers, sizeof(*readers));
+	CHECK(writers && readers, "out of memory");
+	for (i = 0; i < opt.writers; i++) {
+		struct writer *w = &writers[i];
+
+		w->id = i;
+		w->first = i;
+		w->count = opt.nchurn;
+		w->obj = calloc(w->count, sizeof(*w->obj));
+		CHECK(w->obj, "out of memory");
+		trng_seed(&w->rng, opt.seed * 1000 + i);
+	}
+	for (i = 0; i < opt.readers; i++) {
+		readers[i].id = i;
+		trng_seed(&readers[i].rng, opt.seed * 2000 + i);
+	}
+
+	audit("initial");
+	rht_set_fail_ppm(opt.fail_ppm);
+
+	pausers = opt.writers;
+	for (i = 0; i < opt.writers; i++)
+		CHECK(!pthread_create(&writers[i].tid, NULL, writer_main,
+				      &writers[i]), "pthread_create");
+	for (i = 0; i < opt.readers; i++)
+		CHECK(!pthread_create(&readers[i].tid, NULL, reader_main,
+				      &readers[i]), "pthread_create");
+	if (opt.walker)
+		CHECK(!pthread_create(&walker_tid, NULL, walker_main, NULL),
+		      "pthread_create");
+#ifdef RHT_TEST_HAVE_RESIZE
+	pausers++;
+	CHECK(!pthread_create(&resizer_tid, NULL, resizer_main, NULL),
+	      "pthread_create");
+#else
+	(void)resizer_tid;
+#endif
+
+	start = rht_now();
+	next_audit = start + opt.checkpoint_ms / 1000.0;
+	last_size = rht_test_table_size(&ht);
+	while (rht_now() - start < opt.secs) {
+		unsigned long size;
+
+		usleep(1000);
+		size = rht_test_table_size(&ht);
+		size_changes += size != last_size;
+		last_size = size;
+		if (opt.checkpoint_ms > 0 && rht_now() >= next_audit) {
+			pause_all();
+			rht_set_fail_ppm(0);
+			audit("checkpoint");
+			rht_set_fail_ppm(opt.fail_ppm);
+			resume_all();
+			next_audit = rht_now() + opt.checkpoint_ms / 1000.0;
+		}
+	}
+
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	resume_all();
+	for (i = 0; i < opt.writers; i++)
+		pthread_join(writers[i].tid, NULL);
+	for (i = 0; i < opt.readers; i++)
+		pthread_join(readers[i].tid, NULL);
+	if (opt.walker)
+		pthread_join(walker_tid, NULL);
+#ifdef RHT_TEST_HAVE_RESIZE
+	pthread_join(resizer_tid, NULL);
+#endif
+	rht_set_fail_ppm(0);
+	audit("final");
+
+	totals(&sum);
+	printf("stress: %llu lookups (%llu false misses, %llu false hits, %llu bad objects)\n",
+	       (unsigned long long)sum.lookups,
+	       (unsigned long long)sum.false_miss,
+	       (unsigned long long)sum.false_hit,
+	       (unsigned long long)sum.bad_obj);
+	printf("stress: %llu writer ops: %llu inserts, %llu removes, %llu replaces, %llu -ENOMEM, %llu -EBUSY (%lu injected alloc failures)\n",
+	       (unsigned long long)sum.ops, (unsigned long long)sum.inserts,
+	       (unsigned long long)sum.removes,
+	       (unsigned long long)sum.replaces,
+	       (unsigned long long)sum.nomem, (unsigned long long)sum.busy,
+	       rht_alloc_failed_count());
+	printf("stress: %lu table-size changes seen, %lu shim allocations\n",
+	       size_changes, rht_alloc_total_count());
+	printf("stress: %llu walks, %llu objects walked, %llu -EAGAIN, %llu stable keys skipped by stop/start walks\n",
+	       (unsigned long long)sum.walks,
+	       (unsigned long long)sum.walk_objs,
+	       (unsigned long long)sum.walk_eagain,
+	       (unsigned long long)sum.walk_missed_stopstart);
+#ifdef RHT_TEST_HAVE_RESIZE
+	printf("stress: %llu explicit resizes (%llu refused)\n",
+	       (unsigned long long)sum.resizes,
+	       (unsigned long long)sum.resize_err);
+#endif
+	teardown();
+	printf("stress: %u audits, destroy returned %llu objects, no leaks\n",
+	       audits, (unsigned long long)destroyed);
+	/* lookups, misses/hits, audits, walker, destroy, leaks, warnings */
+	printf("stress: 7 passed, 0 failed\n");
+	return 0;
+}
