@@ -923,12 +923,19 @@ static void rht_zip_pair(struct rhashtable *ht, struct bucket_table *t,
 		if (he != end)
 			rcu_assign_pointer(prev->next, end);
 	}
+	/* The first chain ends where it joins the second, or at a marker. */
+	join = NULL;
+	if (!rht_is_a_nulls(hx) && !rht_is_a_nulls(hy))
+		join = rht_meet(hx, hy);
+	if (join && join == hx) {
+		/* Its last object was removed: T's bucket x has none left. */
+		rht_set_first(t, x, rht_nulls_of(t, x));
+		hx = rht_nulls_of(t, x);
+	}
 	if (rht_is_a_nulls(hx)) {
 		rht_set_first(u, x, hy);
 		return;
 	}
-	/* The first chain ends where it joins the second, or at a marker. */
-	join = rht_is_a_nulls(hy) ? NULL : rht_meet(hx, hy);
 	for (prev = hx; !rht_is_a_nulls(he = rht_next(prev)) && he != join;)
 		prev = he;
 	to = rht_is_a_nulls(hy) ? end : hy;
@@ -1263,6 +1270,14 @@ static bool rht_plan(struct rhashtable *ht)
 	if (tbl->nest)
 		return !rht_begin(ht, rht_fit_size(ht, rhashtable_count(ht)),
 				  reseed, true);
+	/*
+	 * Far behind (a burst of inserts while the worker slept): unzipping
+	 * long chains takes one pass per run of objects, so move everything
+	 * straight into an array of the right size instead.
+	 */
+	if (size > tbl->size && !ht->p.grow_decision &&
+	    rhashtable_count(ht) > tbl->size * 2)
+		size = rht_fit_size(ht, rhashtable_count(ht));
 	if (!reseed && size == tbl->size)
 		return false;
 	return !rht_begin(ht, size, reseed, false);
