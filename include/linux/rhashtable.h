@@ -150,7 +150,8 @@ static inline bool rht_nulls_fits(const struct rhash_head *m,
 		return false;
 	bits = min_t(unsigned int, (v >> RHT_MARK_SHIFT_BIT) & RHT_MARK_FIELD,
 		     tbl->shift);
-	mask = (1UL << bits) - 1;
+	/* Only the index bits the marker could hold (32-bit: 20). */
+	mask = ((1UL << bits) - 1) & (ULONG_MAX >> RHT_MARK_INDEX_BIT);
 	return !(((v >> RHT_MARK_INDEX_BIT) ^ idx) & mask);
 }
 
