@@ -49,11 +49,14 @@ if ((${#objs[@]})); then
 	! grep -q 'warning:\|error:' "$log" || bad "sparse/W=1 findings above"
 fi
 
-# b) checkpatch, on every patch of the series.
+# b) checkpatch, on every patch of the series.  Its SPDX check runs
+#    scripts/spdxcheck.py, which needs Debian's python3 (python3-ply and
+#    python3-git), not another python3 that may come first in PATH.
 patches=("$repo"/out/patches/*.patch)
 if [ -e "${patches[0]}" ]; then
 	for p in "${patches[@]}"; do
-		out=$(cd "$tree" && scripts/checkpatch.pl --strict "$p" 2>&1) ||
+		out=$(cd "$tree" && PATH=/usr/bin:$PATH \
+			scripts/checkpatch.pl --strict "$p" 2>&1) ||
 			bad "checkpatch: ${p##*/}"
 		echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks' ||
 			{ echo "$out"; bad "checkpatch: ${p##*/}"; }
