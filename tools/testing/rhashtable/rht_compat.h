@@ -9,36 +9,87 @@
 #ifndef _RHT_COMPAT_H
 #define _RHT_COMPAT_H
 
+#include <unistd.h>
 #include <linux/rhashtable.h>
 #include <linux/workqueue.h>
+#include <linux/timer.h>
 
 /* Number of elements the table believes it holds. */
 static inline unsigned int rht_test_nelems(struct rhashtable *ht)
 {
-	/* HOOK(ours): replace if nelems stops being an atomic_t. */
+#ifdef RHT_IMPL_OURS
+	return rhashtable_count(ht);	/* folds the per-CPU deltas in */
+#else
 	return atomic_read(&ht->nelems);
+#endif
+}
+
+/* Does rht_test_nelems() of an rhltable count objects or keys? */
+#ifdef RHT_IMPL_OURS
+#define RHT_TEST_RHL_COUNTS_OBJECTS	1
+#else
+#define RHT_TEST_RHL_COUNTS_OBJECTS	0
+#endif
+
+/* 6.12 accepts min_size > max_size; ours refuses it with -EINVAL. */
+#ifdef RHT_IMPL_OURS
+#define RHT_TEST_INIT_REJECTS_MIN_GT_MAX	1
+#else
+#define RHT_TEST_INIT_REJECTS_MIN_GT_MAX	0
+#endif
+
+/* Is a resize in flight (more than one bucket array in use)? */
+static inline bool rht_test_resizing(struct rhashtable *ht)
+{
+#ifdef RHT_IMPL_OURS
+	return READ_ONCE(ht->rs.old) != NULL;
+#else
+	struct bucket_table *tbl;
+	bool busy;
+
+	rcu_read_lock();
+	tbl = rht_dereference_rcu(ht->tbl, ht);
+	busy = rht_dereference_rcu(tbl->future_tbl, ht) != NULL;
+	rcu_read_unlock();
+	return busy;
+#endif
 }
 
 /*
- * Wait until no resize is queued, running or half-done, assuming nobody
- * inserts or removes meanwhile.
+ * Wait until no resize is queued, running or half-done, then take the
+ * table's mutex so that none can start: the deferred worker (and, for
+ * ours, explicit resizes) serialise on it.  Assumes nobody inserts or
+ * removes meanwhile.  Undo with rht_test_unlock().
  */
-static inline void rht_test_quiesce(struct rhashtable *ht)
+static inline void rht_test_quiesce_lock(struct rhashtable *ht)
 {
-	/* HOOK(ours): adapt if the deferred worker or future_tbl change. */
 	for (;;) {
-		struct bucket_table *tbl;
 		bool busy;
 
 		flush_work(&ht->run_work);
-		rcu_read_lock();
-		tbl = rht_dereference_rcu(ht->tbl, ht);
-		busy = rht_dereference_rcu(tbl->future_tbl, ht) != NULL;
-		rcu_read_unlock();
+#ifdef RHT_IMPL_OURS
+		/* A resize may be waiting for a grace period or a timer. */
+		rcu_barrier();
+		if (timer_pending(&ht->retry))
+			mod_timer(&ht->retry, jiffies);
+#endif
+		mutex_lock(&ht->mutex);
+#ifdef RHT_IMPL_OURS
+		busy = ht->rs.old != NULL;
+#else
+		busy = rht_dereference(rht_dereference(ht->tbl, ht)->future_tbl,
+				       ht) != NULL;
+#endif
 		if (!busy && !work_pending(&ht->run_work))
 			return;
-		rht_shim_cond_resched();
+		mutex_unlock(&ht->mutex);
+		usleep(1000);
 	}
+}
+
+static inline void rht_test_unlock(struct rhashtable *ht)
+{
+	mutex_unlock(&ht->mutex);
 }
 
 /*
@@ -52,7 +103,10 @@ rht_test_chain_walk(struct rhashtable *ht,
 			      unsigned int table, unsigned int bucket),
 		    void *arg)
 {
-	/* HOOK(ours): uses bucket_table internals of 6.12. */
+	/*
+	 * Uses the 6.12 bucket_table internals, which ours keeps.  With a
+	 * resize in flight an object can be on the chains of two arrays.
+	 */
 	struct bucket_table *tbl;
 	unsigned long n = 0;
 	unsigned int t = 0;
@@ -91,28 +145,35 @@ static inline unsigned long rht_test_table_size(struct rhashtable *ht)
 }
 
 /*
- * HOOK(ours): explicit resizing.  Our implementation adds API to grow,
- * shrink and rehash on demand; once it exists, define
- * RHT_TEST_HAVE_RESIZE and map these three onto it.  The stress test
- * then runs a resizer thread and the fuzzer gains expand/shrink/rehash
- * operations.  Return 0 or a -errno; -EBUSY/-ENOMEM/-EINVAL/-E2BIG are
- * tolerated by the tests, anything else fails them.
+ * Explicit resizing, only in our implementation (the 3.17 API is back).
+ * Return 0 or a -errno; the tests tolerate -EBUSY, -ENOMEM, -EINVAL,
+ * -E2BIG and -ERANGE (already at the maximum/minimum size), anything else
+ * fails them.  Defining RHT_TEST_HAVE_RESIZE makes the stress test run a
+ * resizer thread and gives the fuzzer expand/shrink/rehash operations.
  */
-#if defined(RHT_IMPL_OURS) && defined(RHT_TEST_HAVE_RESIZE)
+#ifdef RHT_IMPL_OURS
+#define RHT_TEST_HAVE_RESIZE 1
+
 static inline int rht_test_expand(struct rhashtable *ht)
 {
-	return rhashtable_expand(ht);		/* HOOK(ours) */
+	return rhashtable_expand(ht);
 }
 
 static inline int rht_test_shrink(struct rhashtable *ht)
 {
-	return rhashtable_shrink(ht);		/* HOOK(ours) */
+	return rhashtable_shrink(ht);
 }
 
+/* No rehash call: report a long chain, which makes the worker reseed. */
 static inline int rht_test_rehash(struct rhashtable *ht)
 {
-	return rhashtable_rehash(ht);		/* HOOK(ours) */
+	rhashtable_kick(ht, RHT_ELASTICITY + 1);
+	return 0;
 }
 #endif
+
+#define RHT_TEST_RESIZE_ERR_OK(err)					\
+	((err) == -EBUSY || (err) == -ENOMEM || (err) == -EINVAL ||	\
+	 (err) == -E2BIG || (err) == -ERANGE)
 
 #endif /* _RHT_COMPAT_H */

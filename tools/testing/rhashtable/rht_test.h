@@ -25,14 +25,20 @@
 /*
  * A failed check prints what failed and where, then exits 1 at once
  * (without running atexit handlers, other threads may still be busy).
+ * Under libFuzzer it aborts instead, so that the input gets saved.
  */
+#ifdef RHT_FAIL_ABORT
+#define __rht_fail_exit()	abort()
+#else
+#define __rht_fail_exit()	_exit(1)
+#endif
 #define rht_fail(fmt, ...)						\
 do {									\
 	fprintf(stderr, "FAIL: %s:%d: " fmt "\n", __FILE__, __LINE__,	\
 		##__VA_ARGS__);						\
 	fflush(stderr);							\
 	fflush(stdout);							\
-	_exit(1);							\
+	__rht_fail_exit();						\
 } while (0)
 
 #define CHECK(cond, fmt, ...)						\

@@ -29,6 +29,7 @@
 #include <linux/percpu.h>
 #include <linux/percpu_counter.h>
 #include <linux/random.h>
+#include <linux/timer.h>
 
 #include "shim/rht_shim.h"
 
@@ -856,14 +857,192 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc, s64 limit,
 /* ------------------------------------------------------------------ */
 
 static struct timespec boot_time;
+static bool time_manual;
+static unsigned long virt_jiffies = 100000;
 
 unsigned long rht_jiffies(void)
 {
 	struct timespec ts;
 
+	if (__atomic_load_n(&time_manual, __ATOMIC_RELAXED))
+		return __atomic_load_n(&virt_jiffies, __ATOMIC_RELAXED);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (unsigned long)(ts.tv_sec - boot_time.tv_sec) * 1000 +
-	       (ts.tv_nsec - boot_time.tv_nsec) / 1000000 + 1000;
+	       (ts.tv_nsec - boot_time.tv_nsec) / 1000000 + 100000;
+}
+
+/* ------------------------------------------------------------------ */
+/* Timers                                                               */
+/* ------------------------------------------------------------------ */
+
+static pthread_mutex_t timer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t timer_wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t timer_done = PTHREAD_COND_INITIALIZER;
+static LIST_HEAD(armed_timers);
+static struct timer_list *running_timer;
+static bool timer_thread_started;
+
+void timer_setup(struct timer_list *timer,
+		 void (*func)(struct timer_list *), unsigned int flags)
+{
+	memset(timer, 0, sizeof(*timer));
+	INIT_LIST_HEAD(&timer->entry);
+	timer->function = func;
+	timer->flags = flags;
+}
+
+/* Run @t in the calling thread; called and returns with timer_lock held. */
+static void fire_timer_locked(struct timer_list *t)
+{
+	list_del_init(&t->entry);
+	__atomic_store_n(&t->pending, 0, __ATOMIC_RELAXED);
+	running_timer = t;
+	pthread_mutex_unlock(&timer_lock);
+
+	rht_ctx.bh++;		/* timers run in softirq context */
+	t->function(t);
+	rht_ctx.bh--;
+
+	pthread_mutex_lock(&timer_lock);
+	running_timer = NULL;
+	pthread_cond_broadcast(&timer_done);
+}
+
+static struct timer_list *earliest_timer(void)
+{
+	struct timer_list *t, *first = NULL;
+
+	list_for_each_entry(t, &armed_timers, entry)
+		if (!first || time_before(t->expires, first->expires))
+			first = t;
+	return first;
+}
+
+static void *timer_main(void *arg)
+{
+	pthread_setname_np(pthread_self(), "ktimer");
+	pthread_mutex_lock(&timer_lock);
+	for (;;) {
+		struct timer_list *t = earliest_timer();
+		unsigned long now = rht_jiffies();
+		struct timespec ts;
+		long ms;
+
+		if (!t || __atomic_load_n(&time_manual, __ATOMIC_RELAXED)) {
+			pthread_cond_wait(&timer_wake, &timer_lock);
+			continue;
+		}
+		if (time_after_eq(now, t->expires)) {
+			fire_timer_locked(t);
+			continue;
+		}
+		ms = t->expires - now;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += ms / 1000;
+		ts.tv_nsec += (ms % 1000) * 1000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&timer_wake, &timer_lock, &ts);
+	}
+	return NULL;
+}
+
+static void arm_timer_locked(struct timer_list *t, unsigned long expires)
+{
+	t->expires = expires;
+	if (!t->pending) {
+		list_add_tail(&t->entry, &armed_timers);
+		__atomic_store_n(&t->pending, 1, __ATOMIC_RELAXED);
+	}
+	if (!timer_thread_started) {
+		pthread_t tid;
+
+		if (pthread_create(&tid, NULL, timer_main, NULL))
+			rht_shim_bug(__FILE__, __LINE__,
+				     "cannot start the timer thread");
+		pthread_detach(tid);
+		timer_thread_started = true;
+	}
+	pthread_cond_signal(&timer_wake);
+}
+
+int mod_timer(struct timer_list *timer, unsigned long expires)
+{
+	int was;
+
+	pthread_mutex_lock(&timer_lock);
+	was = timer->pending;
+	if (!timer->shutdown)
+		arm_timer_locked(timer, expires);
+	pthread_mutex_unlock(&timer_lock);
+	return was;
+}
+
+int mod_timer_pending(struct timer_list *timer, unsigned long expires)
+{
+	int was;
+
+	pthread_mutex_lock(&timer_lock);
+	was = timer->pending;
+	if (was && !timer->shutdown)
+		arm_timer_locked(timer, expires);
+	pthread_mutex_unlock(&timer_lock);
+	return was;
+}
+
+int timer_reduce(struct timer_list *timer, unsigned long expires)
+{
+	int was;
+
+	pthread_mutex_lock(&timer_lock);
+	was = timer->pending;
+	if (!timer->shutdown &&
+	    (!was || time_before(expires, timer->expires)))
+		arm_timer_locked(timer, expires);
+	pthread_mutex_unlock(&timer_lock);
+	return was;
+}
+
+void add_timer(struct timer_list *timer)
+{
+	WARN_ON(timer_pending(timer));
+	mod_timer(timer, timer->expires);
+}
+
+int rht_timer_delete(struct timer_list *timer, bool sync, bool shutdown)
+{
+	int was;
+
+	pthread_mutex_lock(&timer_lock);
+	if (shutdown)
+		timer->shutdown = 1;
+	was = timer->pending;
+	if (was) {
+		list_del_init(&timer->entry);
+		__atomic_store_n(&timer->pending, 0, __ATOMIC_RELAXED);
+	}
+	while (sync && running_timer == timer)
+		pthread_cond_wait(&timer_done, &timer_lock);
+	pthread_mutex_unlock(&timer_lock);
+	return was;
+}
+
+int rht_time_advance(unsigned long ms)
+{
+	struct timer_list *t;
+	int fired = 0;
+
+	__atomic_add_fetch(&virt_jiffies, ms, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&timer_lock);
+	while ((t = earliest_timer()) &&
+	       time_after_eq(rht_jiffies(), t->expires)) {
+		fire_timer_locked(t);
+		fired++;
+	}
+	pthread_mutex_unlock(&timer_lock);
+	return fired;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1189,6 +1368,12 @@ void rht_wq_set_manual(bool manual)
 	pthread_mutex_lock(&wq_lock);
 	wq_manual = manual;
 	pthread_mutex_unlock(&wq_lock);
+	pthread_mutex_lock(&timer_lock);
+	if (manual && !time_manual)
+		virt_jiffies = rht_jiffies();
+	__atomic_store_n(&time_manual, manual, __ATOMIC_RELAXED);
+	pthread_cond_signal(&timer_wake);
+	pthread_mutex_unlock(&timer_lock);
 }
 
 int rht_wq_run_pending(void)

@@ -17,7 +17,8 @@
  * A walker thread iterates with the rhashtable_walk_*() API throughout.
  *
  * Every checkpoint interval the writers are paused and, once no resize is
- * in flight, the table is audited: element count against the writers'
+ * in flight (the table mutex is then held so none starts), the table is
+ * audited: element count against the writers'
  * bookkeeping and the insert/remove totals, a walk of every bucket chain
  * (each key exactly once, right object, nothing unexpected), an iterator
  * walk (each key exactly once) and a lookup of every key of the key space
@@ -513,8 +514,8 @@ static void *resizer_main(void *arg)
 			break;
 		}
 		if (err)
-			CHECK(err == -EBUSY || err == -ENOMEM || err == -EINVAL ||
-			      err == -E2BIG, "explicit resize returned %d", err);
+			CHECK(RHT_TEST_RESIZE_ERR_OK(err),
+			      "explicit resize returned %d", err);
 		resizer_st.resizes++;
 		resizer_st.resize_err += !!err;
 		usleep(trng_below(&rng, 2000));
@@ -628,7 +629,7 @@ static void audit(const char *when)
 	struct tobj *obj;
 	u32 i;
 
-	rht_test_quiesce(&ht);
+	rht_test_quiesce_lock(&ht);
 	expect = expected_count();
 	totals(&sum);
 	inserted = stable_inserted + sum.inserts;
@@ -705,6 +706,7 @@ static void audit(const char *when)
 	CHECK(!rht_shim_warn_count(), "%s: %lu kernel warnings", when,
 	      rht_shim_warn_count());
 
+	rht_test_unlock(&ht);
 	free(a.seen_stable);
 	free(a.seen_churn);
 	audits++;

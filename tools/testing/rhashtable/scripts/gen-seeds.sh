@@ -19,7 +19,7 @@ seed() {
 		INS = 0; LINS = 1; LGINS = 2; REM = 3; REPL = 4; LOOK = 5
 		MISS = 6; WALK = 7; STEP = 8; WEND = 9; WORK = 10; AUDIT = 11
 		FAIL = 12; IBURST = 13; RBURST = 14
-		EXPAND = 15; SHRINK = 16; REHASH = 17; RCU = 18
+		EXPAND = 15; SHRINK = 16; REHASH = 17; RCU = 18; TIME = 19
 		srand(rs)
 		b(cfg); b(mins); b(maxs); b(hint)
 		if (plan == "grow") {
@@ -52,6 +52,7 @@ seed() {
 			op(FAIL, 0); op(RBURST, 0); op(WORK, 0)
 		} else if (plan == "resize") {
 			for (i = 0; i < 40; i++) {
+				if (rand() < 0.3) op(TIME, int(rand() * 512))
 				op(EXPAND + int(rand() * 3), 0)
 				op(int(rand() * 3), int(rand() * 512))
 				if (rand() < 0.5) op(WORK, 0)
@@ -70,7 +71,8 @@ seed() {
 				else if (r < 0.76) o = STEP
 				else if (r < 0.78) o = WEND
 				else if (r < 0.84) o = WORK
-				else if (r < 0.86) o = RCU
+				else if (r < 0.855) o = RCU
+				else if (r < 0.86) o = TIME
 				else if (r < 0.90) o = AUDIT
 				else if (r < 0.93) o = IBURST
 				else if (r < 0.96) o = RBURST

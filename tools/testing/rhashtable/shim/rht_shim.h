@@ -64,15 +64,18 @@ int rht_rcu_run_callbacks(void);
 int rht_shim_cpu_id(void);		/* assigns one on first use */
 void rht_shim_set_cpu(int cpu);
 
-/* ---- workqueues ---------------------------------------------------- */
+/* ---- workqueues, timers, time --------------------------------------- */
 /*
  * Manual mode: queued work items are not run by worker threads but only
- * when the caller invokes rht_wq_run_pending().  The fuzzer uses this to
- * make deferred resizing deterministic.  Switch modes only while no work
- * is queued.
+ * when the caller invokes rht_wq_run_pending() (delayed ones too, their
+ * delay is ignored), and jiffies become a virtual clock that only moves
+ * with rht_time_advance(), which also runs the timers that fall due, in
+ * the calling thread.  The fuzzer uses this to make deferred resizing
+ * deterministic.  Switch modes only while no work is queued.
  */
 void rht_wq_set_manual(bool manual);
 int rht_wq_run_pending(void);	/* returns number of work items run */
+int rht_time_advance(unsigned long ms);	/* returns timers fired */
 
 /* ---- random --------------------------------------------------------- */
 void rht_random_seed(uint64_t seed);

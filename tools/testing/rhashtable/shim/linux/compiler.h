@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Wrap tools/include/linux/compiler.h and replace the access-once helpers
- * with C11-style relaxed atomics.  On x86 they compile to the same plain
- * moves, but ThreadSanitizer then knows these accesses are intentionally
- * racy, exactly as the kernel's KCSAN treats READ_ONCE()/WRITE_ONCE().
+ * with C11 atomics.  On x86 they compile to the same plain moves, but
+ * ThreadSanitizer then knows these accesses are intentionally racy, as
+ * KCSAN does for READ_ONCE()/WRITE_ONCE().
+ *
+ * READ_ONCE() is a consume load: the kernel memory model orders accesses
+ * that depend on a marked load's value after it (address dependencies),
+ * C11 only does so for consume, and compilers implement consume as
+ * acquire.  A relaxed load here would make TSAN report every object that
+ * was initialised, published with a release store and then reached by a
+ * READ_ONCE() or rcu_dereference_protected() chain walk.
  */
 #ifndef _RHT_SHIM_LINUX_COMPILER_H
 #define _RHT_SHIM_LINUX_COMPILER_H
@@ -12,7 +19,7 @@
 
 #undef READ_ONCE
 #undef WRITE_ONCE
-#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_CONSUME)
 #define WRITE_ONCE(x, val)						\
 do {									\
 	__typeof__(x) __wo_val = (val);					\

@@ -13,6 +13,29 @@
 #undef BUG_ON
 #undef BUG
 
+/*
+ * tools/ still has the old strict min()/max() that reject operands of
+ * different types; 6.12 accepts them when the comparison is safe (e.g.
+ * unsigned int against unsigned short), and code written for 6.12 does
+ * that.  These follow the usual arithmetic conversions instead.
+ */
+#undef min
+#undef max
+#undef clamp
+#define min(x, y) ({							\
+	__auto_type __mn_x = (x);					\
+	__auto_type __mn_y = (y);					\
+	__mn_x < __mn_y ? __mn_x : __mn_y;				\
+})
+#define max(x, y) ({							\
+	__auto_type __mx_x = (x);					\
+	__auto_type __mx_y = (y);					\
+	__mx_x > __mx_y ? __mx_x : __mx_y;				\
+})
+#define clamp(val, lo, hi)	min(max(val, lo), hi)
+#define min3(x, y, z)		min(min(x, y), z)
+#define max3(x, y, z)		max(max(x, y), z)
+
 #include <linux/bug.h>
 #include <linux/printk.h>
 #include <linux/log2.h>
@@ -25,6 +48,10 @@
 #endif
 #ifndef ALIGN
 #define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
+#endif
+#ifndef clamp_t
+#define clamp_t(type, val, lo, hi)	min_t(type, max_t(type, val, lo), hi)
+#define clamp_val(val, lo, hi)		clamp_t(__typeof__(val), val, lo, hi)
 #endif
 #ifndef swap
 #define swap(a, b)							\

@@ -56,6 +56,13 @@ int rht_spin_held_by_me(const struct spinlock *l);
 	do { (map)->name = (n); (void)(key); (void)(sub); } while (0)
 #define lockdep_init_map_type(map, n, key, sub, ...)			\
 	lockdep_init_map(map, n, key, sub)
+#define lockdep_init_map_wait(map, n, key, sub, inner)			\
+	lockdep_init_map(map, n, key, sub)
+#define lockdep_init_map_waits(map, n, key, sub, inner, outer)		\
+	lockdep_init_map(map, n, key, sub)
+#define DEFINE_WAIT_OVERRIDE_MAP(_name, _wait_type)			\
+	struct lockdep_map _name = { .name = #_name }
+#define lock_map_acquire_try(map)		do { (void)(map); } while (0)
 #define lockdep_set_class(l, key)		do { (void)(key); } while (0)
 #define lockdep_set_class_and_name(l, key, n)	do { (void)(key); } while (0)
 #define lockdep_set_class_and_subclass(l, key, s) do { (void)(key); } while (0)
@@ -71,7 +78,6 @@ int rht_spin_held_by_me(const struct spinlock *l);
 #define lock_acquire_shared(map, sub, try, nest, ip)	do { } while (0)
 #define lock_release(map, ip)			do { } while (0)
 #define lock_map_acquire(map)			do { (void)(map); } while (0)
-#define lock_map_acquire_try(map)		do { (void)(map); } while (0)
 #define lock_map_acquire_read(map)		do { (void)(map); } while (0)
 #define lock_map_release(map)			do { (void)(map); } while (0)
 #define might_lock(l)				do { } while (0)

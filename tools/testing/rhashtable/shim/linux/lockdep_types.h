@@ -10,6 +10,22 @@ struct lockdep_map {
 	const char *name;
 };
 
+enum lockdep_wait_type {
+	LD_WAIT_INV = 0,
+	LD_WAIT_FREE,
+	LD_WAIT_SPIN,
+	LD_WAIT_CONFIG = LD_WAIT_SPIN,
+	LD_WAIT_SLEEP,
+	LD_WAIT_MAX,
+};
+
+enum lockdep_lock_type {
+	LD_LOCK_NORMAL = 0,
+	LD_LOCK_PERCPU,
+	LD_LOCK_WAIT_OVERRIDE,
+	LD_LOCK_MAX,
+};
+
 #define STATIC_LOCKDEP_MAP_INIT(_name, _key)	{ .name = (_name) }
 #define SINGLE_DEPTH_NESTING			1
 #define MAX_LOCKDEP_SUBCLASSES			8UL

@@ -134,31 +134,32 @@ do {									\
 /* ---- pointer accessors -------------------------------------------- */
 #define __rht_rcu_load(p, ord)		__atomic_load_n(&(p), ord)
 
-#define rcu_dereference_raw(p)		__rht_rcu_load(p, __ATOMIC_ACQUIRE)
+/* Consume everywhere: see READ_ONCE() in linux/compiler.h. */
+#define rcu_dereference_raw(p)		__rht_rcu_load(p, __ATOMIC_CONSUME)
 #define rcu_dereference_raw_check(p)	rcu_dereference_raw(p)
 #define rcu_dereference_check(p, c) ({					\
 	__rht_rcu_cond_check((c) || rcu_read_lock_held(),		\
 			     "rcu_dereference_check()");		\
-	__rht_rcu_load(p, __ATOMIC_ACQUIRE);				\
+	__rht_rcu_load(p, __ATOMIC_CONSUME);				\
 })
 #define rcu_dereference_bh_check(p, c) ({				\
 	__rht_rcu_cond_check((c) || rcu_read_lock_bh_held(),		\
 			     "rcu_dereference_bh_check()");		\
-	__rht_rcu_load(p, __ATOMIC_ACQUIRE);				\
+	__rht_rcu_load(p, __ATOMIC_CONSUME);				\
 })
 #define rcu_dereference_sched_check(p, c) ({				\
 	__rht_rcu_cond_check((c) || rcu_read_lock_sched_held(),		\
 			     "rcu_dereference_sched_check()");		\
-	__rht_rcu_load(p, __ATOMIC_ACQUIRE);				\
+	__rht_rcu_load(p, __ATOMIC_CONSUME);				\
 })
 #define rcu_dereference(p)		rcu_dereference_check(p, 0)
 #define rcu_dereference_bh(p)		rcu_dereference_bh_check(p, 0)
 #define rcu_dereference_sched(p)	rcu_dereference_sched_check(p, 0)
 #define rcu_dereference_protected(p, c) ({				\
 	__rht_rcu_cond_check(c, "rcu_dereference_protected()");		\
-	__rht_rcu_load(p, __ATOMIC_RELAXED);				\
+	__rht_rcu_load(p, __ATOMIC_CONSUME);				\
 })
-#define rcu_access_pointer(p)		__rht_rcu_load(p, __ATOMIC_RELAXED)
+#define rcu_access_pointer(p)		__rht_rcu_load(p, __ATOMIC_CONSUME)
 #define unrcu_pointer(p)		(p)
 #define rcu_pointer_handoff(p)		(p)
 

@@ -13,6 +13,7 @@
 #include <linux/list.h>
 #include <linux/workqueue_types.h>
 #include <linux/rcupdate.h>
+#include <linux/jiffies.h>
 #include "../rht_shim.h"
 
 struct delayed_work {
@@ -105,17 +106,5 @@ bool flush_rcu_work(struct rcu_work *rwork);
 #define flush_delayed_work(dw)		flush_work(&(dw)->work)
 #define disable_work_sync(w)		cancel_work_sync(w)
 #define flush_scheduled_work()		flush_workqueue(system_wq)
-
-/* Jiffies are milliseconds here. */
-#define HZ			1000
-extern unsigned long rht_jiffies(void);
-#define jiffies			(rht_jiffies())
-#define msecs_to_jiffies(m)	((unsigned long)(m))
-#define jiffies_to_msecs(j)	((unsigned int)(j))
-#define usecs_to_jiffies(u)	((unsigned long)(((u) + 999) / 1000))
-#define time_after(a, b)	((long)((b) - (a)) < 0)
-#define time_before(a, b)	time_after(b, a)
-#define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
-#define time_before_eq(a, b)	time_after_eq(b, a)
 
 #endif /* _RHT_SHIM_LINUX_WORKQUEUE_H */
