@@ -1608,13 +1608,16 @@ static bool rht_walk_relocate(struct rhashtable_iter *iter,
 }
 
 /*
- * While a halving runs, a chain of the old array continues into its
- * sibling; a walk must not return the sibling's objects from here too.
+ * While a resize runs, a chain may run through the objects of another
+ * bucket: in the old array of a halving it continues into its sibling, in
+ * the new array of a doubling it shares objects with its sibling until
+ * unzipped.  A walk returns an object only from the bucket it hashes to.
  */
 static bool rht_walk_foreign(struct rhashtable_iter *iter,
 			     struct bucket_table *tbl, struct rhash_head *he)
 {
-	if (likely(!rcu_access_pointer(tbl->future_tbl)))
+	if (likely(!rcu_access_pointer(tbl->future_tbl) &&
+		   !rcu_access_pointer(tbl->past_tbl)))
 		return false;
 	return rht_index_of(iter->ht, tbl, he) != iter->slot;
 }
