@@ -9,11 +9,11 @@ JOBS ?= $(shell nproc)
 export RHT_WORK JOBS
 
 # What "make check" runs, in order.  Add new test targets here.
-CHECK_TARGETS := lint kunit kunit-smp kunit-kcsan
+CHECK_TARGETS := lint kunit kunit-smp kunit-kcsan compat
 
 TREE := $(RHT_WORK)/linux
 
-.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint run check clean
+.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint compat api-users run check clean
 
 help:
 	@echo 'make run          tree + kunit, then a short summary (start here)'
@@ -24,6 +24,8 @@ help:
 	@echo 'make kunit-smp    KUnit on x86_64, 2 CPUs under QEMU, KASAN + lockdep'
 	@echo 'make kunit-kcsan  KUnit on x86_64, 2 CPUs under QEMU, KCSAN'
 	@echo 'make lint         sparse, checkpatch, kernel-doc and git am on our files'
+	@echo 'make compat       compile every in-tree rhashtable user (x86_64 allmodconfig)'
+	@echo 'make api-users    regenerate lab/compat/{api,users}.txt from the 6.12 tree'
 	@echo 'make clean        remove out/ (not $(RHT_WORK))'
 	@echo 'Variables: RHT_WORK=$(RHT_WORK) JOBS=$(JOBS)'
 
@@ -47,6 +49,13 @@ kunit-kcsan: tree
 
 lint: patches
 	lab/lint.sh
+
+compat: tree
+	lab/api-users.sh --check
+	lab/compat.sh
+
+api-users: tree
+	lab/api-users.sh
 
 run: kunit
 	@echo

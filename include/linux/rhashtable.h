@@ -19,6 +19,8 @@
 #ifndef _LINUX_RHASHTABLE_H
 #define _LINUX_RHASHTABLE_H
 
+#include <linux/rhashtable-types.h>
+
 #include <linux/args.h>
 #include <linux/bit_spinlock.h>
 #include <linux/err.h>
@@ -28,11 +30,10 @@
 #include <linux/list_nulls.h>
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
+#include <linux/processor.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
-
-#include <linux/rhashtable-types.h>
 
 /* Readers may hold any flavour of RCU read lock, or run preempt-off. */
 #define rht_deref_any(p)	rcu_dereference_check(p, rcu_read_lock_any_held())
