@@ -463,9 +463,8 @@ void rht_synchronize_rcu(void)
 	tsan_acquire(&rht_tsan_rcu_gp);
 }
 
-static void rcu_trampoline(rht_urcu_head_t *uh)
+static void run_callback(struct callback_head *head)
 {
-	struct callback_head *head = container_of(uh, struct callback_head, urcu);
 	rcu_callback_t func;
 
 	/* We run on liburcu's call_rcu thread, which liburcu registered. */
@@ -473,12 +472,19 @@ static void rcu_trampoline(rht_urcu_head_t *uh)
 		rht_ctx.rcu_state = 2;
 	tsan_acquire(&rht_tsan_rcu_gp);
 	func = __atomic_load_n(&head->func, __ATOMIC_ACQUIRE);
+	gp_mark_completed(head->gp_id);
 	if ((unsigned long)func < 4096)
 		rht_shim_free((char *)head - (unsigned long)func);
 	else
 		func(head);
 	tsan_release(&tsan_cb_done);
 	__atomic_fetch_sub(&rcu_pending, 1, __ATOMIC_RELEASE);
+}
+
+static void rcu_trampoline(rht_urcu_head_t *uh)
+{
+	run_callback((struct callback_head *)((char *)uh -
+				offsetof(struct callback_head, urcu)));
 }
 
 /*
@@ -489,12 +495,14 @@ static void rcu_trampoline(rht_urcu_head_t *uh)
  */
 static bool rcu_manual;
 static pthread_mutex_t rcu_manual_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cds_wfcq_node *manual_head, **manual_tail = &manual_head;
+static struct rht_urcu_node_compat *manual_head, **manual_tail = &manual_head;
 
 static void enqueue_rcu(struct callback_head *head, rcu_callback_t func)
 {
 	if (unlikely(!rht_ctx.rcu_state))
 		rht_rcu_thread_online();
+	/* The grace period serving this callback starts after this point. */
+	head->gp_id = __atomic_add_fetch(&gp_started, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&head->func, func, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&rcu_pending, 1, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&rcu_manual, __ATOMIC_RELAXED)) {
@@ -505,7 +513,7 @@ static void enqueue_rcu(struct callback_head *head, rcu_callback_t func)
 		pthread_mutex_unlock(&rcu_manual_lock);
 		return;
 	}
-	__RHT_URCU(call_rcu)(&head->urcu, rcu_trampoline);
+	__RHT_URCU(call_rcu)((rht_urcu_head_t *)&head->urcu, rcu_trampoline);
 }
 
 void rht_rcu_set_manual(bool manual)
@@ -516,7 +524,7 @@ void rht_rcu_set_manual(bool manual)
 
 int rht_rcu_run_callbacks(void)
 {
-	struct cds_wfcq_node *list, *next;
+	struct rht_urcu_node_compat *list, *next;
 	int n = 0;
 
 	for (;;) {
@@ -530,7 +538,8 @@ int rht_rcu_run_callbacks(void)
 		rht_synchronize_rcu();
 		for (; list; list = next) {
 			next = list->next;
-			rcu_trampoline(container_of(list, rht_urcu_head_t, next));
+			run_callback(container_of(list, struct callback_head,
+						  urcu.next));
 			n++;
 		}
 	}
@@ -584,28 +593,20 @@ unsigned long get_state_synchronize_rcu(void)
 	return __atomic_load_n(&gp_started, __ATOMIC_SEQ_CST) + 1;
 }
 
-struct poll_gp {
-	struct rcu_head rcu;
-	unsigned long id;
-};
-
+/* The trampoline records the grace period; this only has to exist. */
 static void poll_gp_done(struct rcu_head *head)
 {
-	struct poll_gp *p = container_of(head, struct poll_gp, rcu);
-
-	gp_mark_completed(p->id);
-	free(p);
+	free(head);
 }
 
 unsigned long start_poll_synchronize_rcu(void)
 {
 	unsigned long cookie = get_state_synchronize_rcu();
-	struct poll_gp *p = malloc(sizeof(*p));
+	struct rcu_head *head = malloc(sizeof(*head));
 
-	if (!p)
+	if (!head)
 		rht_shim_bug(__FILE__, __LINE__, "out of memory");
-	p->id = __atomic_add_fetch(&gp_started, 1, __ATOMIC_SEQ_CST);
-	rht_call_rcu(&p->rcu, poll_gp_done);
+	rht_call_rcu(head, poll_gp_done);
 	return cookie;
 }
 

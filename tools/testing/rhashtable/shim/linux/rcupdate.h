@@ -14,7 +14,9 @@
  *
  * The kernel's struct rcu_head is a "struct callback_head" wrapping
  * liburcu's head plus the kernel callback, so that call_rcu() can run a
- * trampoline that tells ThreadSanitizer about the grace period and
+ * trampoline that tells ThreadSanitizer about the grace period, records
+ * that grace period for the polled API (when a callback runs, every
+ * cookie taken before its call_rcu() has completed, as in the kernel) and
  * handles kfree_rcu()'s offset encoding.
  */
 #ifndef _RHT_SHIM_LINUX_RCUPDATE_H
@@ -30,6 +32,8 @@
 #include <linux/cleanup.h>
 #include "../rht_shim.h"
 
+/* liburcu names its own struct rcu_head; ours is in linux/types.h. */
+#undef rcu_head
 #ifdef RHT_URCU_MB
 #include <urcu/urcu-mb.h>
 #define __RHT_URCU(x)	urcu_mb_##x
@@ -37,6 +41,8 @@
 #include <urcu/urcu-memb.h>
 #define __RHT_URCU(x)	urcu_memb_##x
 #endif
+typedef struct rcu_head rht_urcu_head_t;
+#define rcu_head callback_head
 
 /* liburcu's own pointer macros are replaced below. */
 #undef rcu_dereference
@@ -45,14 +51,11 @@
 #undef rcu_xchg_pointer
 #undef rcu_cmpxchg_pointer
 
-typedef struct rcu_head rht_urcu_head_t;
-
-struct callback_head {
-	rht_urcu_head_t urcu;
-	void (*func)(struct callback_head *head);
-};
-#define rcu_head callback_head
-typedef void (*rcu_callback_t)(struct rcu_head *head);
+_Static_assert(sizeof(rht_urcu_head_t) ==
+	       sizeof(((struct callback_head *)0)->urcu) &&
+	       __alignof__(rht_urcu_head_t) <=
+	       __alignof__(struct callback_head),
+	       "struct callback_head does not match liburcu's rcu_head");
 
 /* ---- ThreadSanitizer glue ----------------------------------------- */
 #if defined(__SANITIZE_THREAD__)

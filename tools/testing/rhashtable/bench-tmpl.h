@@ -1,0 +1,597 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-key-type half of bench.c, included once per key type with
+ *   KT      key type (u32 or struct k16)
+ *   KS      name suffix (u32, k16)
+ *   KMAKE   KMAKE(&key, i): the i-th key (a bijection of i)
+ *   KEQ     KEQ(a, b): keys equal
+ * Every contender gets its own object type and its own timed loops, so
+ * that keys, hashing and comparisons are inlined into each loop exactly as
+ * a kernel user would compile them.
+ */
+
+#define CAT_(a, b)	a##_##b
+#define CAT(a, b)	CAT_(a, b)
+#define N_(x)		CAT(x, KS)
+
+/* ---- objects --------------------------------------------------------- */
+
+struct N_(robj) {			/* rhashtable (stock or ours) */
+	struct rhash_head node;
+	KT key;
+	struct rcu_head rcu;
+};
+
+struct N_(lobj) {			/* liburcu cds_lfht */
+	struct cds_lfht_node node;
+	KT key;
+	struct rcu_head rcu;
+};
+
+struct N_(pobj) {			/* plain chained table */
+	struct N_(pobj) *next;
+	KT key;
+};
+
+static const struct rhashtable_params N_(rparams) = {
+	.key_len = sizeof(KT),
+	.key_offset = offsetof(struct N_(robj), key),
+	.head_offset = offsetof(struct N_(robj), node),
+	.automatic_shrinking = true,
+};
+
+static inline u32 N_(hash)(const KT *k, u32 seed)
+{
+	return jhash2((const u32 *)k, sizeof(KT) / sizeof(u32), seed);
+}
+
+/* ---- the three tables behind one small interface ---------------------- */
+
+struct N_(tbl) {
+	int kind;
+	struct rhashtable rht;
+	struct cds_lfht *lfht;
+	struct N_(pobj) **pb;		/* plain buckets */
+	unsigned long pmask;
+	u32 seed;
+};
+
+static int N_(lfht_match)(struct cds_lfht_node *node, const void *key)
+{
+	struct N_(lobj) *o = caa_container_of(node, struct N_(lobj), node);
+
+	return KEQ(&o->key, (const KT *)key);
+}
+
+static void N_(tbl_init)(struct N_(tbl) *t, int kind, unsigned long size_hint)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = kind;
+	t->seed = 0x5eed1234;
+	switch (kind) {
+	case C_RHT:
+		if (rhashtable_init(&t->rht, &N_(rparams)))
+			die("rhashtable_init failed");
+		break;
+	case C_LFHT:
+		t->lfht = cds_lfht_new_flavor(1, 1, 0,
+					      CDS_LFHT_AUTO_RESIZE |
+					      CDS_LFHT_ACCOUNTING,
+					      &urcu_memb_flavor, NULL);
+		if (!t->lfht)
+			die("cds_lfht_new failed");
+		break;
+	case C_PLAIN: {
+		unsigned long n = 1;
+
+		/* Fixed size: buckets for a 75% load at the hinted size. */
+		while (n * 3 < size_hint * 4)
+			n <<= 1;
+		t->pb = calloc(n, sizeof(*t->pb));
+		if (!t->pb)
+			die("out of memory");
+		t->pmask = n - 1;
+		break;
+	}
+	}
+}
+
+static void *N_(obj_alloc)(int kind, unsigned long i)
+{
+	size_t sz = kind == C_RHT ? sizeof(struct N_(robj)) :
+		    kind == C_LFHT ? sizeof(struct N_(lobj)) :
+				     sizeof(struct N_(pobj));
+	void *o = calloc(1, sz);
+
+	if (!o)
+		die("out of memory");
+	switch (kind) {
+	case C_RHT:
+		KMAKE(&((struct N_(robj) *)o)->key, i);
+		break;
+	case C_LFHT:
+		KMAKE(&((struct N_(lobj) *)o)->key, i);
+		break;
+	default:
+		KMAKE(&((struct N_(pobj) *)o)->key, i);
+		break;
+	}
+	return o;
+}
+
+static void N_(robj_free_rcu)(struct rcu_head *h)
+{
+	free(container_of(h, struct N_(robj), rcu));
+}
+
+static void N_(lobj_free_rcu)(struct rcu_head *h)
+{
+	free(container_of(h, struct N_(lobj), rcu));
+}
+
+/* Insert without a duplicate check (grow); 0 or -errno. */
+static inline int N_(insert)(struct N_(tbl) *t, void *o)
+{
+	switch (t->kind) {
+	case C_RHT:
+		return rhashtable_insert_fast(&t->rht,
+					      &((struct N_(robj) *)o)->node,
+					      N_(rparams));
+	case C_LFHT: {
+		struct N_(lobj) *l = o;
+
+		rcu_read_lock();
+		cds_lfht_add(t->lfht, N_(hash)(&l->key, t->seed), &l->node);
+		rcu_read_unlock();
+		return 0;
+	}
+	default: {
+		struct N_(pobj) *p = o;
+		unsigned long b = N_(hash)(&p->key, t->seed) & t->pmask;
+
+		p->next = t->pb[b];
+		t->pb[b] = p;
+		return 0;
+	}
+	}
+}
+
+/* Insert unless the key is present (churn); 0 or -errno. */
+static inline int N_(insert_unique)(struct N_(tbl) *t, void *o)
+{
+	switch (t->kind) {
+	case C_RHT:
+		return rhashtable_lookup_insert_fast(&t->rht,
+						     &((struct N_(robj) *)o)->node,
+						     N_(rparams));
+	case C_LFHT: {
+		struct N_(lobj) *l = o;
+		struct cds_lfht_node *ret;
+
+		rcu_read_lock();
+		ret = cds_lfht_add_unique(t->lfht, N_(hash)(&l->key, t->seed),
+					  N_(lfht_match), &l->key, &l->node);
+		rcu_read_unlock();
+		return ret == &l->node ? 0 : -EEXIST;
+	}
+	default:
+		return N_(insert)(t, o);
+	}
+}
+
+/* Remove @o and free it once no reader can see it. */
+static inline void N_(remove)(struct N_(tbl) *t, void *o)
+{
+	switch (t->kind) {
+	case C_RHT: {
+		struct N_(robj) *r = o;
+
+		if (rhashtable_remove_fast(&t->rht, &r->node, N_(rparams)))
+			die("remove failed");
+		call_rcu(&r->rcu, N_(robj_free_rcu));
+		break;
+	}
+	case C_LFHT: {
+		struct N_(lobj) *l = o;
+
+		rcu_read_lock();
+		if (cds_lfht_del(t->lfht, &l->node))
+			die("cds_lfht_del failed");
+		rcu_read_unlock();
+		call_rcu(&l->rcu, N_(lobj_free_rcu));
+		break;
+	}
+	default: {
+		struct N_(pobj) *p = o, **pp;
+
+		pp = &t->pb[N_(hash)(&p->key, t->seed) & t->pmask];
+		while (*pp != p)
+			pp = &(*pp)->next;
+		*pp = p->next;
+		free(p);
+		break;
+	}
+	}
+}
+
+/* Lookup of key number @i; returns whether found. */
+static inline bool N_(lookup)(struct N_(tbl) *t, unsigned long i)
+{
+	KT key;
+
+	KMAKE(&key, i);
+	switch (t->kind) {
+	case C_RHT:
+		return rhashtable_lookup_fast(&t->rht, &key, N_(rparams));
+	case C_LFHT: {
+		struct cds_lfht_iter iter;
+		bool found;
+
+		rcu_read_lock();
+		cds_lfht_lookup(t->lfht, N_(hash)(&key, t->seed),
+				N_(lfht_match), &key, &iter);
+		found = cds_lfht_iter_get_node(&iter) != NULL;
+		rcu_read_unlock();
+		return found;
+	}
+	default: {
+		struct N_(pobj) *p;
+
+		p = t->pb[N_(hash)(&key, t->seed) & t->pmask];
+		for (; p; p = p->next)
+			if (KEQ(&p->key, &key))
+				return true;
+		return false;
+	}
+	}
+}
+
+/* Wait until background resizing has settled and old memory is freed. */
+static void N_(settle)(struct N_(tbl) *t)
+{
+	int i;
+
+	if (t->kind == C_RHT) {
+		rht_test_quiesce_lock(&t->rht);
+		rht_test_unlock(&t->rht);
+	}
+	for (i = 0; i < 3; i++)
+		rcu_barrier();
+	if (t->kind == C_LFHT) {
+		/*
+		 * liburcu's lazy auto-resize runs from call_rcu and may still
+		 * be far behind (or not even queued) after a fast fill; do
+		 * what it would end up doing: one bucket per node.
+		 */
+		long before, after;
+		unsigned long count, size = 1;
+
+		rcu_read_lock();
+		cds_lfht_count_nodes(t->lfht, &before, &count, &after);
+		rcu_read_unlock();
+		while (size < count)
+			size <<= 1;
+		cds_lfht_resize(t->lfht, size);
+		rcu_barrier();
+	}
+}
+
+static void N_(rht_free_obj)(void *ptr, void *arg)
+{
+	free(ptr);
+}
+
+static void N_(tbl_destroy)(struct N_(tbl) *t)
+{
+	switch (t->kind) {
+	case C_RHT:
+		rhashtable_free_and_destroy(&t->rht, N_(rht_free_obj), NULL);
+		break;
+	case C_LFHT: {
+		struct cds_lfht_iter iter;
+		struct cds_lfht_node *node;
+
+		rcu_read_lock();
+		cds_lfht_first(t->lfht, &iter);
+		while ((node = cds_lfht_iter_get_node(&iter)) != NULL) {
+			struct N_(lobj) *l = caa_container_of(node, struct N_(lobj),
+							   node);
+
+			cds_lfht_next(t->lfht, &iter);
+			cds_lfht_del(t->lfht, node);
+			call_rcu(&l->rcu, N_(lobj_free_rcu));
+		}
+		rcu_read_unlock();
+		rcu_barrier();
+		if (cds_lfht_destroy(t->lfht, NULL))
+			die("cds_lfht_destroy failed");
+		break;
+	}
+	default: {
+		unsigned long b;
+
+		for (b = 0; b <= t->pmask; b++) {
+			struct N_(pobj) *p = t->pb[b], *n;
+
+			for (; p; p = n) {
+				n = p->next;
+				free(p);
+			}
+		}
+		free(t->pb);
+		break;
+	}
+	}
+	rcu_barrier();
+}
+
+/* Fill with keys [0, n) in a scattered order; keeps pointers if @objs. */
+static void N_(fill)(struct N_(tbl) *t, unsigned long n, void **objs)
+{
+	unsigned long i, step = n | 1;
+
+	/* an odd step that is coprime with n visits every index once */
+	while (gcd_ul(step, n) != 1)
+		step += 2;
+	for (i = 0; i < n; i++) {
+		unsigned long k = (i * step + 7) % n;
+		void *o = N_(obj_alloc)(t->kind, k);
+
+		if (N_(insert)(t, o))
+			die("insert failed while filling");
+		if (objs)
+			objs[k] = o;
+	}
+}
+
+/* ---- workloads ------------------------------------------------------- */
+
+struct N_(warg) {
+	struct N_(tbl) *t;
+	struct bench_thread bt;
+	unsigned long n, lo, hi;	/* key range and own slice */
+	bool negative;
+	void **objs;
+	u8 *gen;			/* churn: which key a slot holds */
+};
+
+static void *N_(lookup_thread)(void *arg)
+{
+	struct N_(warg) *a = arg;
+	u64 rng = a->bt.seed, ops = 0, hits = 0;
+	unsigned long off = a->negative ? a->n : 0;
+
+	bench_thread_ready(&a->bt);
+	while (!bench_stopping()) {
+		int i;
+
+		for (i = 0; i < 256; i++) {
+			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			hits += N_(lookup)(a->t, off +
+					   (unsigned long)(((rng >> 32) * a->n) >> 32));
+		}
+		ops += 256;
+	}
+	if (a->negative ? hits != 0 : hits != ops)
+		die("lookup %s: %llu hits in %llu lookups",
+		    a->negative ? "negative" : "positive",
+		    (unsigned long long)hits, (unsigned long long)ops);
+	a->bt.ops = ops;
+	return NULL;
+}
+
+/* Churn: each slot toggles between key s and key s + n. */
+static void *N_(churn_thread)(void *arg)
+{
+	struct N_(warg) *a = arg;
+	u64 rng = a->bt.seed, ops = 0;
+	unsigned long span = a->hi - a->lo;
+
+	bench_thread_ready(&a->bt);
+	while (!bench_stopping()) {
+		int i;
+
+		for (i = 0; i < 64; i++) {
+			unsigned long s;
+			void *o;
+
+			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			s = a->lo + (unsigned long)(((rng >> 32) * span) >> 32);
+			N_(remove)(a->t, a->objs[s]);
+			a->gen[s] ^= 1;
+			o = N_(obj_alloc)(a->t->kind, s + (a->gen[s] ? a->n : 0));
+			if (N_(insert_unique)(a->t, o))
+				die("churn insert failed");
+			a->objs[s] = o;
+		}
+		ops += 128;
+	}
+	a->bt.ops = ops;
+	return NULL;
+}
+
+static void *N_(grow_thread)(void *arg)
+{
+	struct N_(warg) *a = arg;
+	unsigned long i;
+
+	bench_thread_ready(&a->bt);
+	for (i = a->lo; i < a->hi; i++)
+		if (N_(insert)(a->t, a->objs[i]))
+			die("grow insert failed");
+	a->bt.ops = a->hi - a->lo;
+	return NULL;
+}
+
+/* Resize storm: add then remove n extra keys, over and over. */
+static void *N_(storm_thread)(void *arg)
+{
+	struct N_(warg) *a = arg;
+	unsigned long i, m = a->n * 3;
+	void **extra = calloc(m, sizeof(*extra));
+
+	if (!extra)
+		die("out of memory");
+	bench_thread_ready(&a->bt);
+	while (!bench_stopping()) {
+		for (i = 0; i < m && !bench_stopping(); i++) {
+			extra[i] = N_(obj_alloc)(a->t->kind, 2 * a->n + i);
+			if (N_(insert)(a->t, extra[i]))
+				die("storm insert failed");
+		}
+		m = i;
+		for (i = 0; i < m; i++)
+			N_(remove)(a->t, extra[i]);
+		a->bt.ops++;
+		m = a->n * 3;
+	}
+	free(extra);
+	return NULL;
+}
+
+static void N_(run_family)(int kind, const char *cname, const char *family,
+			   unsigned long n, const int *threads, int nthreads)
+{
+	struct N_(warg) args[BENCH_MAX_THREADS + 1];
+	struct N_(tbl) t;
+	char wl[64];
+	int ti, i;
+
+	if (!strcmp(family, "lookup")) {
+		N_(tbl_init)(&t, kind, n);
+		N_(fill)(&t, n, NULL);
+		N_(settle)(&t);
+		for (ti = 0; ti < nthreads; ti++) {
+			int neg;
+
+			for (neg = 0; neg < 2; neg++) {
+				for (i = 0; i < threads[ti]; i++)
+					args[i] = (struct N_(warg)){
+						.t = &t, .n = n, .negative = neg };
+				snprintf(wl, sizeof(wl), "lookup_%s_%s",
+					 neg ? "neg" : "pos", STR(KS));
+				bench_report(wl, cname, threads[ti], n,
+					     bench_run(N_(lookup_thread), args,
+						       sizeof(args[0]),
+						       offsetof(struct N_(warg), bt),
+						       threads[ti], 0));
+			}
+		}
+		N_(tbl_destroy)(&t);
+	} else if (!strcmp(family, "churn")) {
+		for (ti = 0; ti < nthreads; ti++) {
+			void **objs = calloc(n, sizeof(*objs));
+			u8 *gen = calloc(n, 1);
+			int nt = threads[ti];
+
+			if (!objs || !gen)
+				die("out of memory");
+			if (kind == C_PLAIN && nt > 1)
+				continue;	/* not thread-safe */
+			N_(tbl_init)(&t, kind, n);
+			N_(fill)(&t, n, objs);
+			N_(settle)(&t);
+			for (i = 0; i < nt; i++)
+				args[i] = (struct N_(warg)){
+					.t = &t, .n = n, .objs = objs,
+					.gen = gen, .lo = n * i / nt,
+					.hi = n * (i + 1) / nt };
+			snprintf(wl, sizeof(wl), "churn_%s", STR(KS));
+			bench_report(wl, cname, nt, n,
+				     bench_run(N_(churn_thread), args,
+					       sizeof(args[0]),
+					       offsetof(struct N_(warg), bt),
+					       nt, 0));
+			N_(tbl_destroy)(&t);
+			free(objs);
+			free(gen);
+		}
+	} else if (!strcmp(family, "grow")) {
+		for (ti = 0; ti < nthreads; ti++) {
+			void **objs = calloc(n, sizeof(*objs));
+			int nt = threads[ti];
+			unsigned long k;
+
+			if (!objs)
+				die("out of memory");
+			if (kind == C_PLAIN && nt > 1)
+				continue;
+			for (k = 0; k < n; k++)
+				objs[k] = N_(obj_alloc)(kind, k);
+			/* the plain table is sized for n up front: the limit */
+			N_(tbl_init)(&t, kind, n);
+			for (i = 0; i < nt; i++)
+				args[i] = (struct N_(warg)){
+					.t = &t, .n = n, .objs = objs,
+					.lo = n * i / nt, .hi = n * (i + 1) / nt };
+			snprintf(wl, sizeof(wl), "grow_%s", STR(KS));
+			bench_report(wl, cname, nt, n,
+				     bench_run(N_(grow_thread), args,
+					       sizeof(args[0]),
+					       offsetof(struct N_(warg), bt),
+					       nt, BENCH_RUN_TO_END));
+			N_(tbl_destroy)(&t);
+			free(objs);
+		}
+	} else if (!strcmp(family, "storm")) {
+		if (kind == C_PLAIN)
+			return;		/* a fixed table cannot resize */
+		for (ti = 0; ti < nthreads; ti++) {
+			int nt = threads[ti], storm;
+
+			for (storm = 0; storm < 2; storm++) {
+				N_(tbl_init)(&t, kind, n);
+				N_(fill)(&t, n, NULL);
+				N_(settle)(&t);
+				for (i = 0; i < nt; i++)
+					args[i] = (struct N_(warg)){
+						.t = &t, .n = n };
+				/* last thread storms, or idles for the baseline */
+				args[nt] = (struct N_(warg)){ .t = &t, .n = n };
+				snprintf(wl, sizeof(wl), "%s_%s",
+					 storm ? "lookup_resize_storm" :
+						 "lookup_no_storm", STR(KS));
+				bench_report(wl, cname, nt, n,
+					     bench_run2(N_(lookup_thread),
+							storm ? N_(storm_thread) :
+								bench_idle_thread,
+							args, sizeof(args[0]),
+							offsetof(struct N_(warg), bt),
+							nt));
+				N_(tbl_destroy)(&t);
+			}
+		}
+	} else if (!strcmp(family, "memory")) {
+		void **objs = calloc(n, sizeof(*objs));
+		size_t link = kind == C_RHT ? sizeof(struct rhash_head) :
+			      kind == C_LFHT ? sizeof(struct cds_lfht_node) :
+					       sizeof(void *);
+		unsigned long k;
+		long before, after;
+
+		if (!objs)
+			die("out of memory");
+		for (k = 0; k < n; k++)
+			objs[k] = N_(obj_alloc)(kind, k);
+		rcu_barrier();
+		before = heap_in_use();
+		N_(tbl_init)(&t, kind, n);
+		for (k = 0; k < n; k++)
+			if (N_(insert)(&t, objs[k]))
+				die("insert failed");
+		N_(settle)(&t);
+		after = heap_in_use();
+		snprintf(wl, sizeof(wl), "memory_bytes_per_entry_%s", STR(KS));
+		/* table memory per entry plus the link inside each object */
+		bench_report(wl, cname, 1, n,
+			     (double)(after - before) / n + link);
+		N_(tbl_destroy)(&t);
+		free(objs);
+	} else {
+		die("unknown family %s", family);
+	}
+}
+
+#undef N_
+#undef CAT
+#undef CAT_
