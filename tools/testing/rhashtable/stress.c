@@ -95,6 +95,7 @@ static struct {
 	unsigned int fail_ppm;
 	int checkpoint_ms;
 	int verbose;
+	int sabotage;		/* -X: break the test on purpose (selftest) */
 } opt = {
 	.secs = 10,
 	.walker = 1,
@@ -175,6 +176,11 @@ static struct tobj *obj_new(u32 key)
 static void obj_retire(struct tobj *obj)
 {
 	WRITE_ONCE(obj->magic, MAGIC_GONE);	/* readers may be looking */
+	if (opt.sabotage == 2) {		/* selftest: no grace period */
+		obj->magic = MAGIC_DEAD;
+		free(obj);
+		return;
+	}
 	call_rcu(&obj->rcu, obj_free_rcu);
 }
 
@@ -343,6 +349,8 @@ static void writer_present(struct writer *w, u32 slot, u32 key)
 	case 1:
 		err = rhashtable_remove_fast(&ht, &obj->node, tparams);
 		CHECK(!err, "remove of present key %#x returned %d", key, err);
+		if (opt.sabotage == 1 && !trng_below(&w->rng, 1000))
+			return;			/* selftest: forget a removal */
 		w->obj[slot] = NULL;
 		w->present--;
 		w->st.removes++;
@@ -783,7 +791,8 @@ static void usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s [-d secs] [-r readers] [-w writers] [-k stable_keys]\n"
 		"          [-c churn_keys_per_writer] [-s seed] [-F fail_ppm]\n"
-		"          [-p checkpoint_ms] [-W(no walker)] [-v]\n", prog);
+		"          [-p checkpoint_ms] [-W(no walker)] [-v]\n"
+		"          [-X 1-4: sabotage the test, it must then fail]\n", prog);
 	exit(2);
 }
 
@@ -798,7 +807,7 @@ int main(int argc, char **argv)
 
 	opt.readers = ncpu > 0 ? ncpu : 2;
 	opt.writers = max(2, opt.readers / 2);
-	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:Wvh")) != -1) {
+	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:X:Wvh")) != -1) {
 		switch (c) {
 		case 'd': opt.secs = atof(optarg); break;
 		case 'r': opt.readers = atoi(optarg); break;
@@ -810,6 +819,7 @@ int main(int argc, char **argv)
 		case 'p': opt.checkpoint_ms = atoi(optarg); break;
 		case 'W': opt.walker = 0; break;
 		case 'v': opt.verbose++; break;
+		case 'X': opt.sabotage = atoi(optarg); break;
 		default: usage(argv[0]);
 		}
 	}
@@ -838,6 +848,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < (int)opt.nstable; i++) {
 		stable[i].key = KEY(i, KC_STABLE);
 		stable[i].magic = MAGIC_LIVE;
+		/* selftest 3: a "never" key in the table; 4: a stable key not */
+		if (opt.sabotage == 3 && i == 7)
+			stable[i].key = KEY(12345, KC_NEVER);
+		if (opt.sabotage == 4 && i == 7)
+			continue;
 		err = rhashtable_insert_fast(&ht, &stable[i].node, tparams);
 		CHECK(!err, "inserting stable key %d: %d", i, err);
 		stable_inserted++;

@@ -171,10 +171,15 @@ plot() {
 	awk -F, -v re="$re" -v conts="$contenders" -v scale="$scale" '
 		BEGIN { nc = split(conts, C, " ") }
 		NR > 1 && $1 ~ re {
-			lab = $1; sub(/^(lookup_|memory_bytes_per_entry_)/, "", lab)
+			lab = $1
+			sub(/^(lookup_|memory_bytes_per_entry_)/, "", lab)
 			e = $4 + 0
-			es = e >= 1048576 ? (e / 1048576) "M" :
-			     e >= 1024 ? (e / 1024) "K" : e
+			if (e >= 1048576)
+				es = (e / 1048576) "M"
+			else if (e >= 1024)
+				es = (e / 1024) "K"
+			else
+				es = e ""
 			lab = lab "/" es "/" $3 "T"
 			if (!(lab in seen)) { seen[lab] = 1; L[++nl] = lab }
 			val[lab, $2] = $5 / scale
