@@ -74,9 +74,7 @@ static void N_(tbl_init)(struct N_(tbl) *t, int kind, unsigned long size_hint)
 			die("rhashtable_init failed");
 		break;
 	case C_LFHT:
-		t->lfht = cds_lfht_new_flavor(1, 1, 0,
-					      CDS_LFHT_AUTO_RESIZE |
-					      CDS_LFHT_ACCOUNTING,
+		t->lfht = cds_lfht_new_flavor(lfht_init, 1, 1UL << 24, lfht_flags,
 					      &urcu_memb_flavor, NULL);
 		if (!t->lfht)
 			die("cds_lfht_new failed");

@@ -37,6 +37,8 @@
 enum { C_RHT, C_LFHT, C_PLAIN };
 
 static double run_secs = 0.3;
+static int lfht_flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING;
+static unsigned long lfht_init = 64;	/* rhashtable starts at 64 too */
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
@@ -219,6 +221,10 @@ int main(int argc, char **argv)
 	unsigned long n = 65536;
 	char *tlist = NULL;
 
+	if (getenv("BENCH_LFHT_INIT"))
+		lfht_init = strtoul(getenv("BENCH_LFHT_INIT"), NULL, 0);
+	if (getenv("BENCH_LFHT_FLAGS"))
+		lfht_flags = atoi(getenv("BENCH_LFHT_FLAGS"));
 	while ((c = getopt(argc, argv, "c:f:n:k:t:d:")) != -1) {
 		switch (c) {
 		case 'c': cname = optarg; break;
