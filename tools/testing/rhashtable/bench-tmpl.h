@@ -74,8 +74,14 @@ static void N_(tbl_init)(struct N_(tbl) *t, int kind, unsigned long size_hint)
 			die("rhashtable_init failed");
 		break;
 	case C_LFHT:
-		t->lfht = cds_lfht_new_flavor(lfht_init, 1, 1UL << 24, lfht_flags,
-					      &urcu_memb_flavor, NULL);
+		/*
+		 * The malloc-backed bucket allocator, so that the memory
+		 * figures (mallinfo2) see its buckets; with a bucket limit
+		 * liburcu would otherwise pick its mmap() allocator.
+		 */
+		t->lfht = _cds_lfht_new(lfht_init, 1, 1UL << 24, lfht_flags,
+					&cds_lfht_mm_order, &urcu_memb_flavor,
+					NULL);
 		if (!t->lfht)
 			die("cds_lfht_new failed");
 		break;

@@ -160,8 +160,11 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 contenders=$(awk -F, 'NR > 1 { print $2 }' "$OUT/results.csv" | sort -u |
-	     awk '{ o = ($1 == "ours") ? 0 : ($1 == "stock") ? 1 :
-			  ($1 == "cds_lfht") ? 2 : 3; print o, $1 }' |
+	     awk '{ o = 3
+		    if ($1 == "ours") o = 0
+		    else if ($1 == "stock") o = 1
+		    else if ($1 == "cds_lfht") o = 2
+		    print o, $1 }' |
 	     sort -n | cut -d' ' -f2 | tr '\n' ' ')
 
 # plot FAMILY REGEX YLABEL SCALE
@@ -218,7 +221,7 @@ plot() {
 plot lookup '^lookup_(pos|neg)_' 'Mlookups/s' 1000000
 plot churn '^churn_' 'Mops/s (insert or remove)' 1000000
 plot grow '^grow_' 'Minserts/s' 1000000
-plot storm '^lookup_(resize_storm|no_storm)_' 'Mlookups/s' 1000000
+plot storm '^lookup_(resize_storm|no_storm)_(u32|k16)$' 'Mlookups/s' 1000000
 plot storm_ratio '^lookup_resize_storm_ratio_' 'lookups/s during storm / without' 1
 plot memory '^memory_bytes_per_entry_' 'bytes per entry' 1
 echo "bench.sh: results in $OUT/results.csv, graphs in $OUT/*.png" >&2
