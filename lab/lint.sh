@@ -56,8 +56,7 @@ patches=("$repo"/out/patches/*.patch)
 if [ -e "${patches[0]}" ]; then
 	for p in "${patches[@]}"; do
 		out=$(cd "$tree" && PATH=/usr/bin:$PATH \
-			scripts/checkpatch.pl --strict "$p" 2>&1) ||
-			bad "checkpatch: ${p##*/}"
+			scripts/checkpatch.pl --strict "$p" 2>&1) || true
 		echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks' ||
 			{ echo "$out"; bad "checkpatch: ${p##*/}"; }
 		echo "checkpatch: ${p##*/}: $(echo "$out" | grep '^total:')"
