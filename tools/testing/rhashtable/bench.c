@@ -155,8 +155,9 @@ static double bench_run_common(void *(*fn)(void *), void *(*fn2)(void *),
 		if (pthread_create(&bt->tid, NULL, i < n ? fn : fn2, a))
 			die("pthread_create");
 	}
-	pthread_barrier_wait(&start_barrier);
+	/* before the barrier: a worker may finish before we run again */
 	t0 = rht_now();
+	pthread_barrier_wait(&start_barrier);
 	if (!(flags & BENCH_RUN_TO_END)) {
 		usleep((useconds_t)(run_secs * 1e6));
 		__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);

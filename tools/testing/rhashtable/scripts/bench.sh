@@ -186,14 +186,20 @@ plot() {
 			lab = lab "/" es "/" $3 "T"
 			if (!(lab in seen)) { seen[lab] = 1; L[++nl] = lab }
 			val[lab, $2] = $5 / scale
+			has[$2] = 1
 		}
 		END {
+			# only contenders with at least one figure get a column
 			printf "config"
-			for (i = 1; i <= nc; i++) printf " %s", C[i]
+			for (i = 1; i <= nc; i++)
+				if (C[i] in has)
+					printf " %s", C[i]
 			printf "\n"
 			for (l = 1; l <= nl; l++) {
 				printf "%s", L[l]
 				for (i = 1; i <= nc; i++) {
+					if (!(C[i] in has))
+						continue
 					k = L[l] SUBSEP C[i]
 					printf " %s", (k in val) ? val[k] : "NaN"
 				}
@@ -202,7 +208,7 @@ plot() {
 		}' "$OUT/results.csv" > "$dat"
 	[ "$(wc -l < "$dat")" -gt 1 ] || return 0
 	ncol=$(head -1 "$dat" | wc -w)
-	gnuplot <<-EOF
+	gnuplot <<-EOF || echo "bench.sh: gnuplot failed for $fam" >&2
 		set terminal png size 1400,600 noenhanced
 		set output "$OUT/$fam.png"
 		set title "rhashtable benchmark: $fam (median of $ROUNDS runs; $NCPU CPUs)"
