@@ -103,7 +103,8 @@
 /* ht->flags */
 enum {
 	RHT_F_LONG_CHAIN,	/* an insert saw a chain over RHT_ELASTICITY */
-	RHT_F_GP_ARMED,		/* rht_gp_done() will requeue the worker */
+	RHT_F_GP_ARMED,		/* rht_gp_cb() is queued and will requeue */
+	RHT_F_GP_USED,		/* rht_gp_cb() was ever queued */
 	RHT_F_DYING,		/* destruction started: no more requeueing */
 };
 
@@ -412,6 +413,7 @@ static struct bucket_table *rht_alloc_table(struct rhashtable *ht,
  * rhashtable_count - exact number of objects in a table
  * @ht: the table
  *
+ * For an rhltable the number of keys, as @nelems counts in 6.12.
  * Sums the per-CPU deltas that large tables keep, so the result is exact
  * when no update runs concurrently.
  *
@@ -640,9 +642,12 @@ static void rht_dom_link(struct rhashtable *ht, struct rht_dom *d,
 	rht_dom_fixup(ht, d);
 }
 
-/* Take @obj off its key's list in an rhltable. */
-static bool rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
-			       struct rhash_head *obj)
+/*
+ * Take @obj off its key's list in an rhltable: 1 if the key left the table
+ * with it, 0 if other objects keep the key, -ENOENT.
+ */
+static int rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
+			      struct rhash_head *obj)
 {
 	struct rhlist_head *victim = container_of(obj, struct rhlist_head,
 						  rhead);
@@ -661,19 +666,20 @@ static bool rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
 				if (!l)
 					return rht_dom_relink(ht, d, he, NULL);
 				RCU_INIT_POINTER(l->rhead.next, rht_next(he));
-				return rht_dom_relink(ht, d, he, &l->rhead);
+				rht_dom_relink(ht, d, he, &l->rhead);
+				return 0;
 			}
 			for (lprev = &first->next; (l = rht_locked(*lprev));
 			     lprev = &l->next) {
 				if (l == victim) {
 					rcu_assign_pointer(*lprev,
 							   rht_locked(l->next));
-					return true;
+					return 0;
 				}
 			}
 		}
 	}
-	return false;
+	return -ENOENT;
 }
 
 /**
@@ -714,6 +720,7 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 	struct rhlist_head *first, *list;
 	unsigned int chain = 0;
 	struct rhash_head *dup;
+	bool counted = true;
 	struct rht_dom d;
 	void *ret = NULL;
 
@@ -723,10 +730,12 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 	if (dup && !ht->rhlist) {
 		ret = rht_obj(ht, dup);
 	} else if (dup) {
+		/* Joins the key's list; rhltables count keys, as in 6.12. */
 		first = container_of(dup, struct rhlist_head, rhead);
 		list = container_of(obj, struct rhlist_head, rhead);
 		RCU_INIT_POINTER(list->next, rht_locked(first->next));
 		rcu_assign_pointer(first->next, list);
+		counted = false;
 	} else if (rht_grow_above_max(ht, d.u)) {
 		ret = ERR_PTR(-E2BIG);
 	} else {
@@ -737,7 +746,7 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 	}
 	rht_dom_unlock(&d);
 
-	if (!ret) {
+	if (!ret && counted) {
 		rht_count_add(ht, 1);
 		if (rht_insert_wants_work(ht, d.u, chain))
 			rhashtable_kick(ht, chain);
@@ -760,22 +769,22 @@ int rhashtable_remove_slow(struct rhashtable *ht, struct rhash_head *obj,
 			   bool rhlist)
 {
 	struct rht_dom d;
-	bool found;
+	int gone;
 
 	rcu_read_lock();
 	rht_dom_lock(ht, &d, obj);
 	if (rhlist)
-		found = rht_dom_unlink_rhl(ht, &d, obj);
+		gone = rht_dom_unlink_rhl(ht, &d, obj);
 	else
-		found = rht_dom_relink(ht, &d, obj, NULL);
+		gone = rht_dom_relink(ht, &d, obj, NULL) ? 1 : -ENOENT;
 	rht_dom_unlock(&d);
-	if (found) {
+	if (gone > 0) {
 		rht_count_add(ht, -1);
 		if (rht_remove_wants_work(ht, d.u))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();
-	return found ? 0 : -ENOENT;
+	return min(gone, 0);
 }
 EXPORT_SYMBOL_GPL(rhashtable_remove_slow);
 
@@ -994,14 +1003,20 @@ static void rht_move_bucket(struct rhashtable *ht, struct bucket_table *t,
 /* The worker                                                          */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The grace period a resize waits for is over: run the worker again.  The
+ * bit is cleared first, so that a worker that starts now and needs another
+ * grace period queues this callback again rather than count on this one.
+ * Destruction waits for the callback with rcu_barrier().
+ */
 static void rht_gp_cb(struct rcu_head *head)
 {
 	struct rhashtable *ht = container_of(head, struct rhashtable, gp_rcu);
 
+	clear_bit(RHT_F_GP_ARMED, &ht->flags);
+	smp_mb__after_atomic();	/* the bit is clear before the work runs */
 	if (!test_bit(RHT_F_DYING, &ht->flags))
 		schedule_work(&ht->run_work);
-	/* Last access to @ht: destruction waits for this bit to clear. */
-	clear_bit_unlock(RHT_F_GP_ARMED, &ht->flags);
 }
 
 static void rht_start_gp(struct rhashtable *ht)
@@ -1019,8 +1034,12 @@ static bool rht_gp_done(struct rhashtable *ht, enum rht_wait how)
 		cond_synchronize_rcu(ht->rs.gp);
 		return true;
 	}
-	if (!test_and_set_bit(RHT_F_GP_ARMED, &ht->flags))
+	if (test_bit(RHT_F_DYING, &ht->flags))
+		return false;	/* destruction finishes the resize */
+	if (!test_and_set_bit(RHT_F_GP_ARMED, &ht->flags)) {
+		set_bit(RHT_F_GP_USED, &ht->flags);
 		call_rcu(&ht->gp_rcu, rht_gp_cb);
+	}
 	return false;
 }
 
@@ -1452,13 +1471,19 @@ void rhashtable_free_and_destroy(struct rhashtable *ht,
 {
 	struct bucket_table *tbl;
 
+	/*
+	 * Stop everything that requeues the worker, then the worker: once
+	 * DYING is seen, neither the timer, nor rht_gp_cb(), nor the worker
+	 * requeues anything.  A queued rht_gp_cb() still uses @ht.
+	 */
 	set_bit(RHT_F_DYING, &ht->flags);
-	/* Order the bit before the test of GP_ARMED; pairs with rht_gp_cb(). */
-	smp_mb__after_atomic();
+	smp_mb__after_atomic();	/* DYING before the tests below */
 	timer_shutdown_sync(&ht->retry);
-	if (test_bit(RHT_F_GP_ARMED, &ht->flags))
-		rcu_barrier();
 	cancel_work_sync(&ht->run_work);
+	if (test_bit(RHT_F_GP_USED, &ht->flags)) {
+		rcu_barrier();
+		cancel_work_sync(&ht->run_work);
+	}
 
 	mutex_lock(&ht->mutex);
 	rht_drive(ht, RHT_WAIT_NONE);
@@ -1504,6 +1529,40 @@ EXPORT_SYMBOL_GPL(rhashtable_get_stats);
 /* Walkers                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A stopped walk is "parked" on the walker list of its array, so that
+ * rht_publish() can tell it the array was replaced (by clearing
+ * walker.tbl).  @tbl NULL parks on the current array; a stale @tbl is not
+ * parked on but cleared.
+ */
+static void rht_walker_park(struct rhashtable_iter *iter,
+			    struct bucket_table *tbl)
+{
+	struct rhashtable *ht = iter->ht;
+	struct bucket_table *cur;
+
+	spin_lock(&ht->lock);
+	cur = rcu_dereference_protected(ht->tbl, lockdep_is_held(&ht->lock));
+	if (!tbl || tbl == cur) {
+		iter->walker.tbl = cur;
+		list_add(&iter->walker.list, &cur->walkers);
+	} else {
+		iter->walker.tbl = NULL;
+	}
+	spin_unlock(&ht->lock);
+}
+
+/* Take a walk off its array's walker list, if it is still on one. */
+static void rht_walker_unpark(struct rhashtable_iter *iter)
+{
+	struct rhashtable *ht = iter->ht;
+
+	spin_lock(&ht->lock);
+	if (iter->walker.tbl)
+		list_del(&iter->walker.list);
+	spin_unlock(&ht->lock);
+}
+
 /**
  * rhashtable_walk_enter - prepare a walk over a table
  * @ht: the table
@@ -1520,18 +1579,8 @@ EXPORT_SYMBOL_GPL(rhashtable_get_stats);
  */
 void rhashtable_walk_enter(struct rhashtable *ht, struct rhashtable_iter *iter)
 {
-	iter->ht = ht;
-	iter->p = NULL;
-	iter->list = NULL;
-	iter->slot = 0;
-	iter->skip = 0;
-	iter->end_of_table = false;
-	iter->live = false;
-	spin_lock(&ht->lock);
-	iter->walker.tbl = rcu_dereference_protected(ht->tbl,
-						     lockdep_is_held(&ht->lock));
-	list_add(&iter->walker.list, &iter->walker.tbl->walkers);
-	spin_unlock(&ht->lock);
+	*iter = (struct rhashtable_iter){ .ht = ht };
+	rht_walker_park(iter, NULL);
 }
 EXPORT_SYMBOL_GPL(rhashtable_walk_enter);
 
@@ -1543,13 +1592,22 @@ EXPORT_SYMBOL_GPL(rhashtable_walk_enter);
  */
 void rhashtable_walk_exit(struct rhashtable_iter *iter)
 {
-	spin_lock(&iter->ht->lock);
-	if (iter->walker.tbl)
-		list_del(&iter->walker.list);
+	rht_walker_unpark(iter);
 	iter->walker.tbl = NULL;
-	spin_unlock(&iter->ht->lock);
 }
 EXPORT_SYMBOL_GPL(rhashtable_walk_exit);
+
+/* Go back to the first bucket of the current array. */
+static void rht_walk_rewind(struct rhashtable_iter *iter)
+{
+	struct rhashtable *ht = iter->ht;
+
+	iter->walker.tbl = rht_dereference_rcu(ht->tbl, ht);
+	iter->slot = 0;
+	iter->skip = 0;
+	iter->p = NULL;
+	iter->list = NULL;
+}
 
 /**
  * rhashtable_walk_start_check - resume a walk
@@ -1565,21 +1623,11 @@ EXPORT_SYMBOL_GPL(rhashtable_walk_exit);
 int rhashtable_walk_start_check(struct rhashtable_iter *iter)
 	__acquires(RCU)
 {
-	struct rhashtable *ht = iter->ht;
-
 	rcu_read_lock();
-	spin_lock(&ht->lock);
-	if (iter->walker.tbl)
-		list_del(&iter->walker.list);
-	spin_unlock(&ht->lock);
-
-	if (iter->walker.tbl || iter->end_of_table)
+	rht_walker_unpark(iter);
+	if (iter->end_of_table || iter->walker.tbl)
 		return 0;
-	iter->walker.tbl = rht_dereference_rcu(ht->tbl, ht);
-	iter->slot = 0;
-	iter->skip = 0;
-	iter->p = NULL;
-	iter->list = NULL;
+	rht_walk_rewind(iter);
 	return -EAGAIN;
 }
 EXPORT_SYMBOL_GPL(rhashtable_walk_start_check);
@@ -1690,8 +1738,7 @@ static void *rht_walk(struct rhashtable_iter *iter, bool advance)
 		smp_rmb();
 		next = rcu_dereference(tbl->future_tbl);
 		if (next && next->gen != tbl->gen) {
-			iter->walker.tbl = rht_dereference_rcu(ht->tbl, ht);
-			iter->slot = 0;
+			rht_walk_rewind(iter);
 			return ERR_PTR(-EAGAIN);
 		}
 		iter->end_of_table = true;
@@ -1743,19 +1790,9 @@ EXPORT_SYMBOL_GPL(rhashtable_walk_peek);
 void rhashtable_walk_stop(struct rhashtable_iter *iter)
 	__releases(RCU)
 {
-	struct bucket_table *tbl = iter->walker.tbl;
-	struct rhashtable *ht = iter->ht;
-
 	iter->live = false;
-	if (tbl) {
-		spin_lock(&ht->lock);
-		if (tbl == rcu_dereference_protected(ht->tbl,
-						     lockdep_is_held(&ht->lock)))
-			list_add(&iter->walker.list, &tbl->walkers);
-		else
-			iter->walker.tbl = NULL;
-		spin_unlock(&ht->lock);
-	}
+	if (iter->walker.tbl)
+		rht_walker_park(iter, iter->walker.tbl);
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(rhashtable_walk_stop);

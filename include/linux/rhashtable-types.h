@@ -19,6 +19,22 @@
 #include <linux/types.h>
 #include <linux/workqueue_types.h>
 
+struct bucket_table;
+struct rhashtable;
+struct rhltable;
+struct rhashtable_params;
+
+int rhashtable_init_noprof(struct rhashtable *ht,
+			   const struct rhashtable_params *params);
+int rhltable_init_noprof(struct rhltable *hlt,
+			 const struct rhashtable_params *params);
+
+/* Charge the bucket arrays to the caller under allocation profiling. */
+#define rhashtable_init(...) \
+	alloc_hooks(rhashtable_init_noprof(__VA_ARGS__))
+#define rhltable_init(...) \
+	alloc_hooks(rhltable_init_noprof(__VA_ARGS__))
+
 /**
  * struct rhash_head - hook embedded in every object stored in a table
  * @next: the next object of the hash chain, or a nulls marker at its end
@@ -31,6 +47,16 @@ struct rhash_head {
 };
 
 /**
+ * struct rhashtable_compare_arg - what an @obj_cmpfn is asked to compare
+ * @ht: the table being searched
+ * @key: the key being looked for
+ */
+struct rhashtable_compare_arg {
+	struct rhashtable	*ht;
+	const void		*key;
+};
+
+/**
  * struct rhlist_head - hook for tables that accept duplicate keys
  * @rhead: links the first object of each key into its hash chain
  * @next: the next object with the same key
@@ -40,62 +66,49 @@ struct rhlist_head {
 	struct rhlist_head __rcu	*next;
 };
 
-struct bucket_table;
-struct rhashtable;
-
-/**
- * struct rhashtable_compare_arg - what an @obj_cmpfn is asked to compare
- * @ht: the table being searched
- * @key: the key being looked for
- */
-struct rhashtable_compare_arg {
-	struct rhashtable *ht;
-	const void *key;
-};
-
 typedef u32 (*rht_hashfn_t)(const void *data, u32 len, u32 seed);
-typedef u32 (*rht_obj_hashfn_t)(const void *data, u32 len, u32 seed);
 typedef int (*rht_obj_cmpfn_t)(struct rhashtable_compare_arg *arg,
 			       const void *obj);
+typedef u32 (*rht_obj_hashfn_t)(const void *data, u32 len, u32 seed);
 
 /**
  * struct rhashtable_params - how a table hashes, compares and sizes itself
- * @nelem_hint: expected number of elements, sizes the first bucket array
  * @key_len: length of the key in bytes (0 if @obj_hashfn hashes objects)
  * @key_offset: offset of the key within the object
  * @head_offset: offset of the &struct rhash_head within the object
- * @max_size: upper bound on the number of buckets (0: no bound)
- * @min_size: lower bound on the number of buckets
- * @automatic_shrinking: shrink the table when it becomes sparse
  * @hashfn: hash a key (default: jhash, or jhash2 for whole 32-bit words)
- * @obj_hashfn: hash a whole object instead of its key (6.12 signature)
  * @obj_cmpfn: compare a key with an object, 0 meaning equal
- * @hash_rnd: hash seed; 0 asks for a random one (and lets the table pick
- *	a fresh one when it detects a hash flood)
+ * @obj_hashfn: hash a whole object instead of its key (6.12 signature)
+ * @nelem_hint: expected number of elements, sizes the first bucket array
+ * @min_size: lower bound on the number of buckets
+ * @max_size: upper bound on the number of buckets (0: no bound)
+ * @automatic_shrinking: shrink the table when it becomes sparse
  * @max_shift: upper bound on the bucket count as a power of two
  *	(alternative to @max_size, from the 3.17 interface)
+ * @hash_rnd: hash seed; 0 asks for a random one (and lets the table pick
+ *	a fresh one when it detects a hash flood)
  * @grow_decision: return true to double the table; called with the
  *	current number of buckets (3.17 interface)
  * @shrink_decision: return true to halve the table (3.17 interface)
  * @mutex_is_held: for lockdep: does the caller hold the lock that
  *	serialises the 3.17-style update calls?
  *
- * Everything from @hash_rnd on belongs to the 3.17 interface; tables set
- * up with the 6.12 fields alone behave exactly as in 6.12.
+ * Tables set up with the 6.12 fields alone behave exactly as in 6.12; the
+ * last five fields belong to the 3.17 interface.
  */
 struct rhashtable_params {
-	u16			nelem_hint;
 	u16			key_len;
 	u16			key_offset;
 	u16			head_offset;
-	unsigned int		max_size;
-	u16			min_size;
-	bool			automatic_shrinking;
 	rht_hashfn_t		hashfn;
-	rht_obj_hashfn_t	obj_hashfn;
 	rht_obj_cmpfn_t		obj_cmpfn;
-	u32			hash_rnd;
+	rht_obj_hashfn_t	obj_hashfn;
+	u16			nelem_hint;
+	u16			min_size;
+	unsigned int		max_size;
+	bool			automatic_shrinking;
 	u8			max_shift;
+	u32			hash_rnd;
 	bool			(*grow_decision)(const struct rhashtable *ht,
 						 size_t new_size);
 	bool			(*shrink_decision)(const struct rhashtable *ht,
@@ -150,41 +163,74 @@ struct rhashtable_resize {
 /**
  * struct rhashtable - a resizable hash table
  * @tbl: the bucket array readers start from
- * @key_len: key length in bytes
- * @max_elems: inserts fail with -E2BIG once this many objects are stored
- * @p: the parameters the table was created with, completed with defaults
- * @rhlist: the table is the inside of a &struct rhltable
- * @run_work: the deferred worker that resizes the table
- * @mutex: serialises the worker, explicit resizes and destruction
- * @lock: protects the walker lists
  * @nelems: number of objects (plus the per-CPU deltas, if any)
- * @pcpu_nelems: per-CPU count deltas used by large tables, or NULL
+ * @p: the parameters the table was created with, completed with defaults
+ * @max_elems: inserts fail with -E2BIG once this many objects are stored
+ * @key_len: key length in bytes
+ * @rhlist: the table is the inside of a &struct rhltable
  * @flags: requests to the worker and table state (RHT_F_* bits)
+ * @pcpu_nelems: per-CPU count deltas used by large tables, or NULL
+ * @mutex: serialises the worker, explicit resizes and destruction
+ * @run_work: the deferred worker that resizes the table
+ * @lock: protects the walker lists
  * @gp_rcu: wakes the worker when a grace period it waits for is over
  * @retry: re-runs the worker after an allocation failure
  * @rs: the resize in progress; under @mutex
- * @stats: counters; under @mutex
  * @alloc_tag: allocation profiling tag
+ * @stats: counters; under @mutex
  */
 struct rhashtable {
 	struct bucket_table __rcu	*tbl;
-	unsigned int			key_len;
-	unsigned int			max_elems;
-	struct rhashtable_params	p;
-	bool				rhlist;
-	struct work_struct		run_work;
-	struct mutex			mutex;	/* worker, explicit resizes */
-	spinlock_t			lock;	/* walker lists */
 	atomic_t			nelems;
-	int __percpu			*pcpu_nelems;
+	struct rhashtable_params	p;
+	unsigned int			max_elems;
+	unsigned int			key_len;
+	bool				rhlist;
 	unsigned long			flags;
+	int __percpu			*pcpu_nelems;
+	struct mutex			mutex;	/* worker, explicit resizes */
+	struct work_struct		run_work;
+	spinlock_t			lock;	/* walker lists */
 	struct rcu_head			gp_rcu;
 	struct timer_list		retry;
 	struct rhashtable_resize	rs;
-	struct rhashtable_stats		stats;
 #ifdef CONFIG_MEM_ALLOC_PROFILING
 	struct alloc_tag		*alloc_tag;
 #endif
+	struct rhashtable_stats		stats;
+};
+
+/**
+ * struct rhashtable_walker - a walker registered on a bucket array
+ * @tbl: the array being walked; NULL once it has been replaced
+ * @list: entry in the array's walker list
+ */
+struct rhashtable_walker {
+	struct bucket_table	*tbl;
+	struct list_head	list;
+};
+
+/**
+ * struct rhashtable_iter - position of a walk over a table
+ * @ht: the table being walked
+ * @walker: registration that tells the walk when its array is replaced
+ * @slot: bucket index the walk is in
+ * @p: the object returned last (its hook), NULL before the first
+ * @list: for rhltables, the duplicate returned last
+ * @skip: objects of the bucket already returned
+ * @live: @p was returned under the current RCU read lock, so it may be
+ *	followed; after a stop it is only compared against
+ * @end_of_table: the walk has returned every object
+ */
+struct rhashtable_iter {
+	struct rhashtable		*ht;
+	struct rhashtable_walker	walker;
+	unsigned int			slot;
+	struct rhash_head		*p;
+	struct rhlist_head		*list;
+	unsigned int			skip;
+	bool				live;
+	bool				end_of_table;
 };
 
 /**
@@ -194,46 +240,5 @@ struct rhashtable {
 struct rhltable {
 	struct rhashtable ht;
 };
-
-/**
- * struct rhashtable_walker - a walker registered on a bucket array
- * @list: entry in the array's walker list
- * @tbl: the array being walked; NULL once it has been replaced
- */
-struct rhashtable_walker {
-	struct list_head list;
-	struct bucket_table *tbl;
-};
-
-/**
- * struct rhashtable_iter - position of a walk over a table
- * @ht: the table being walked
- * @p: the object returned last (its hook), NULL before the first
- * @list: for rhltables, the duplicate returned last
- * @walker: registration that tells the walk when its array is replaced
- * @slot: bucket index the walk is in
- * @skip: objects of the bucket already returned
- * @end_of_table: the walk has returned every object
- * @live: @p was returned under the current RCU read lock, so it may be
- *	followed; after a stop it is only compared against
- */
-struct rhashtable_iter {
-	struct rhashtable *ht;
-	struct rhash_head *p;
-	struct rhlist_head *list;
-	struct rhashtable_walker walker;
-	unsigned int slot;
-	unsigned int skip;
-	bool end_of_table;
-	bool live;
-};
-
-int rhashtable_init_noprof(struct rhashtable *ht,
-			   const struct rhashtable_params *params);
-#define rhashtable_init(...)	alloc_hooks(rhashtable_init_noprof(__VA_ARGS__))
-
-int rhltable_init_noprof(struct rhltable *hlt,
-			 const struct rhashtable_params *params);
-#define rhltable_init(...)	alloc_hooks(rhltable_init_noprof(__VA_ARGS__))
 
 #endif /* _LINUX_RHASHTABLE_TYPES_H */

@@ -45,46 +45,36 @@
  */
 struct rhash_lock_head {};
 
-/*
- * A chain longer than this is treated as a sign of a hash flood: the
- * worker is asked to rebuild the table with a fresh seed.  Random chains
- * do not get this long, even in a table of 2^32 buckets.
- */
-#define RHT_ELASTICITY	16u
-
 /**
  * struct bucket_table - one bucket array of a table
  * @size: number of buckets, a power of two
+ * @shift: log2 of @size
  * @nest: 0 for a flat array; otherwise the number of index bits resolved
  *	by the top level of an array built from page-sized pieces
+ * @gen: generation, bumped when entries are moved to a new array
+ * @phase: which rules updaters follow during the resize (lib/rhashtable.c)
  * @hash_rnd: seed folded into every hash computed for this array
- * @walkers: walkers registered on this array (under the table's lock)
- * @rcu: frees the array once readers are done with it
  * @future_tbl: the array that replaces this one, once a resize started
  * @past_tbl: while a resize into this array has not finished, the array it
  *	replaces; updaters take the older array's bucket lock first
- * @shift: log2 of @size
- * @gen: generation, bumped when entries are moved to a new array
- * @phase: which rules updaters follow during the resize (lib/rhashtable.c)
+ * @walkers: walkers registered on this array (under the table's lock)
+ * @rcu: frees the array once readers are done with it
  * @dep_map: lockdep map shared by all bucket locks of the array
  * @buckets: the buckets
  */
 struct bucket_table {
-	unsigned int		size;
-	unsigned int		nest;
-	u32			hash_rnd;
-	struct list_head	walkers;
-	struct rcu_head		rcu;
-
-	struct bucket_table __rcu *future_tbl;
-	struct bucket_table __rcu *past_tbl;
-	u8			shift;
-	u8			gen;
-	u8			phase;
-
-	struct lockdep_map	dep_map;
-
-	struct rhash_lock_head __rcu *buckets[] ____cacheline_aligned_in_smp;
+	unsigned int			size;
+	u8				shift;
+	u8				gen;
+	u8				phase;
+	unsigned int			nest;
+	u32				hash_rnd;
+	struct bucket_table __rcu	*future_tbl;
+	struct bucket_table __rcu	*past_tbl;
+	struct list_head		walkers;
+	struct rcu_head			rcu;
+	struct lockdep_map		dep_map;
+	struct rhash_lock_head __rcu	*buckets[] ____cacheline_aligned_in_smp;
 };
 
 /*
@@ -98,15 +88,14 @@ struct bucket_table {
  *
  * Our markers encode the bucket:   index << 12 | gen << 7 | shift << 2 | 3
  * Bit 1 tells them from the address-derived markers RHT_NULLS_MARKER()
- * builds for callers that compare against a bucket's address.  Resizing
+ * builds (the bucket's address with bit 0 set, as in 6.12) for callers
+ * that compare against a bucket's address.  Resizing
  * lets two chains share a tail for a while, so a marker also fits the
  * buckets of an older or newer array that cover the same hash values: the
  * index is compared on the bits both arrays use.
  */
-#define RHT_NULLS_MARKER(ptr)	\
-	((void *)NULLS_MARKER(((unsigned long)(ptr)) >> 1))
-#define INIT_RHT_NULLS_HEAD(ptr)	\
-	((ptr) = NULL)
+#define RHT_NULLS_MARKER(ptr)		((void *)((unsigned long)(ptr) | 1UL))
+#define INIT_RHT_NULLS_HEAD(ptr)	WRITE_ONCE(ptr, NULL)
 
 #define RHT_MARK_CODED		2UL
 #define RHT_MARK_SHIFT_BIT	2
@@ -156,16 +145,25 @@ static inline bool rht_nulls_fits(const struct rhash_head *m,
 	return !(((v >> RHT_MARK_INDEX_BIT) ^ idx) & mask);
 }
 
-static inline void *rht_obj(const struct rhashtable *ht,
-			    const struct rhash_head *he)
+/*
+ * A chain longer than this is treated as a sign of a hash flood: the
+ * worker is asked to rebuild the table with a fresh seed.  Random chains
+ * do not get this long, even in a table of 2^32 buckets.
+ */
+#define RHT_ELASTICITY	16u
+
+/* The bucket of @hash: arrays are powers of two. */
+static inline unsigned int
+rht_bucket_index(const struct bucket_table *tbl, unsigned int hash)
 {
-	return (char *)he - ht->p.head_offset;
+	return (tbl->size - 1) & hash;
 }
 
-static inline unsigned int rht_bucket_index(const struct bucket_table *tbl,
-					    unsigned int hash)
+/* The object that embeds hook @he. */
+static inline void *
+rht_obj(const struct rhashtable *ht, const struct rhash_head *he)
 {
-	return hash & (tbl->size - 1);
+	return (void *)((unsigned long)he - ht->p.head_offset);
 }
 
 /*
@@ -213,10 +211,16 @@ rht_head_hashfn(struct rhashtable *ht, const struct bucket_table *tbl,
  * Load checks.  The element count may lag by a few per CPU on very large
  * tables (see Documentation/rhashtable.rst); these are heuristics.
  */
+/* @nelems, which per-CPU batching may leave briefly below zero. */
+static inline unsigned int rht_nelems_approx(const struct rhashtable *ht)
+{
+	return max(atomic_read(&ht->nelems), 0);
+}
+
 static inline bool __rht_grow_above_75(const struct rhashtable *ht,
 				       const struct bucket_table *tbl)
 {
-	unsigned int n = atomic_read(&ht->nelems);
+	unsigned int n = rht_nelems_approx(ht);
 
 	return n > tbl->size / 4 * 3 &&
 	       (!ht->p.max_size || tbl->size < ht->p.max_size);
@@ -225,22 +229,25 @@ static inline bool __rht_grow_above_75(const struct rhashtable *ht,
 static inline bool __rht_shrink_below_30(const struct rhashtable *ht,
 					 const struct bucket_table *tbl)
 {
-	unsigned int n = atomic_read(&ht->nelems);
+	unsigned int n = rht_nelems_approx(ht);
 
 	return n < tbl->size * 3 / 10 && tbl->size > ht->p.min_size;
 }
 
-static inline bool rht_grow_above_100(const struct rhashtable *ht,
-				      const struct bucket_table *tbl)
+/* More objects than buckets, and room to grow. */
+static inline bool
+rht_grow_above_100(const struct rhashtable *ht, const struct bucket_table *tbl)
 {
-	return atomic_read(&ht->nelems) > tbl->size &&
-	       (!ht->p.max_size || tbl->size < ht->p.max_size);
+	bool may_grow = !ht->p.max_size || tbl->size < ht->p.max_size;
+
+	return may_grow && rht_nelems_approx(ht) > tbl->size;
 }
 
-static inline bool rht_grow_above_max(const struct rhashtable *ht,
-				      const struct bucket_table *tbl)
+/* As many objects as the table may hold: inserts fail with -E2BIG. */
+static inline bool
+rht_grow_above_max(const struct rhashtable *ht, const struct bucket_table *tbl)
 {
-	return atomic_read(&ht->nelems) >= ht->max_elems;
+	return rht_nelems_approx(ht) >= ht->max_elems;
 }
 
 /*
@@ -275,21 +282,22 @@ bool rht_shrink_below_30(const struct rhashtable *ht, size_t new_size);
 		(rht_shrink_below_30)(__rht_h, (size_t)__rht_x));	\
 })
 
+/*
+ * Lockdep conditions for the rht_dereference*() macros.  Without lockdep
+ * they are constant true and their arguments are not evaluated.
+ */
 #ifdef CONFIG_PROVE_LOCKING
 int lockdep_rht_mutex_is_held(struct rhashtable *ht);
 int lockdep_rht_bucket_is_held(const struct bucket_table *tbl, u32 hash);
 #else
-static inline int lockdep_rht_mutex_is_held(struct rhashtable *ht)
-{
-	return 1;
-}
+#define lockdep_rht_mutex_is_held(ht)		((void)(ht), 1)
+#define lockdep_rht_bucket_is_held(tbl, hash)	((void)(tbl), (void)(hash), 1)
+#endif
 
-static inline int lockdep_rht_bucket_is_held(const struct bucket_table *tbl,
-					     u32 hash)
-{
-	return 1;
-}
-#endif /* CONFIG_PROVE_LOCKING */
+#define rht_dereference_rcu(p, ht) \
+	rcu_dereference_check(p, lockdep_rht_mutex_is_held(ht))
+#define rht_dereference(p, ht) \
+	rcu_dereference_protected(p, lockdep_rht_mutex_is_held(ht))
 
 /* Allocation sites, for the fault injection of the KUnit suites. */
 enum rht_alloc_site {
@@ -312,28 +320,31 @@ int rhashtable_replace_slow(struct rhashtable *ht, struct rhash_head *obj_old,
 			    struct rhash_head *obj_new);
 void rhashtable_kick(struct rhashtable *ht, unsigned int chain);
 
-void rhashtable_walk_enter(struct rhashtable *ht,
-			   struct rhashtable_iter *iter);
-void rhashtable_walk_exit(struct rhashtable_iter *iter);
-int rhashtable_walk_start_check(struct rhashtable_iter *iter) __acquires(RCU);
-
-static inline void rhashtable_walk_start(struct rhashtable_iter *iter)
-	__acquires(RCU)
-{
-	(void)rhashtable_walk_start_check(iter);
-}
-
-void *rhashtable_walk_next(struct rhashtable_iter *iter);
-void *rhashtable_walk_peek(struct rhashtable_iter *iter);
-void rhashtable_walk_stop(struct rhashtable_iter *iter) __releases(RCU);
-
+/* Table life cycle and accounting (lib/rhashtable.c). */
+void rhashtable_destroy(struct rhashtable *ht);
 void rhashtable_free_and_destroy(struct rhashtable *ht,
 				 void (*free_fn)(void *ptr, void *arg),
 				 void *arg);
-void rhashtable_destroy(struct rhashtable *ht);
-
-void rhashtable_get_stats(struct rhashtable *ht, struct rhashtable_stats *st);
 unsigned int rhashtable_count(struct rhashtable *ht);
+void rhashtable_get_stats(struct rhashtable *ht, struct rhashtable_stats *st);
+
+/* Walks; see rhashtable_walk_enter() for what they guarantee. */
+void rhashtable_walk_enter(struct rhashtable *ht,
+			   struct rhashtable_iter *iter);
+int rhashtable_walk_start_check(struct rhashtable_iter *iter) __acquires(RCU);
+void *rhashtable_walk_peek(struct rhashtable_iter *iter);
+void *rhashtable_walk_next(struct rhashtable_iter *iter);
+void rhashtable_walk_stop(struct rhashtable_iter *iter) __releases(RCU);
+void rhashtable_walk_exit(struct rhashtable_iter *iter);
+
+/* rhashtable_walk_start_check() for callers that ignore -EAGAIN. */
+static inline void rhashtable_walk_start(struct rhashtable_iter *iter)
+	__acquires(RCU)
+{
+	int restarted = rhashtable_walk_start_check(iter);
+
+	(void)restarted;
+}
 
 struct rhash_lock_head __rcu **rht_bucket_nested(const struct bucket_table *tbl,
 						 unsigned int hash);
@@ -342,18 +353,6 @@ __rht_bucket_nested(const struct bucket_table *tbl, unsigned int hash);
 struct rhash_lock_head __rcu **
 rht_bucket_nested_insert(struct rhashtable *ht, struct bucket_table *tbl,
 			 unsigned int hash);
-
-#define rht_dereference(p, ht) \
-	rcu_dereference_protected(p, lockdep_rht_mutex_is_held(ht))
-
-#define rht_dereference_rcu(p, ht) \
-	rcu_dereference_check(p, lockdep_rht_mutex_is_held(ht))
-
-#define rht_dereference_bucket(p, tbl, hash) \
-	rcu_dereference_protected(p, lockdep_rht_bucket_is_held(tbl, hash))
-
-#define rht_dereference_bucket_rcu(p, tbl, hash) \
-	rcu_dereference_check(p, lockdep_rht_bucket_is_held(tbl, hash))
 
 static inline struct rhash_lock_head __rcu *const *
 rht_bucket(const struct bucket_table *tbl, unsigned int hash)
@@ -379,6 +378,12 @@ rht_bucket_insert(struct rhashtable *ht, struct bucket_table *tbl,
 	return rht_bucket_var(tbl, hash);
 }
 
+/* Chain pointers, under the bucket's lock or RCU. */
+#define rht_dereference_bucket_rcu(p, tbl, hash) \
+	rcu_dereference_check(p, lockdep_rht_bucket_is_held(tbl, hash))
+#define rht_dereference_bucket(p, tbl, hash) \
+	rcu_dereference_protected(p, lockdep_rht_bucket_is_held(tbl, hash))
+
 /*
  * Bucket locks.
  *
@@ -390,15 +395,16 @@ rht_bucket_insert(struct rhashtable *ht, struct bucket_table *tbl,
  * raw spinlock.  Nothing is allocated and no other lock is taken while a
  * bucket lock is held.
  */
-static inline unsigned long __rht_lock(struct bucket_table *tbl,
-				       struct rhash_lock_head __rcu **bkt,
-				       unsigned int subclass)
+static inline unsigned long
+__rht_lock(struct bucket_table *tbl, struct rhash_lock_head __rcu **bkt,
+	   unsigned int subclass)
 {
 	unsigned long flags;
 
+	/* Like spin_lock(): lockdep hears of it before we spin. */
 	local_irq_save(flags);
+	lock_acquire_exclusive(&tbl->dep_map, subclass, 0, NULL, _RET_IP_);
 	bit_spin_lock(0, (unsigned long *)bkt);
-	lock_acquire_exclusive(&tbl->dep_map, subclass, 0, NULL, _THIS_IP_);
 	return flags;
 }
 
@@ -408,16 +414,17 @@ static inline unsigned long rht_lock(struct bucket_table *tbl,
 	return __rht_lock(tbl, bkt, 0);
 }
 
-static inline unsigned long rht_lock_nested(struct bucket_table *tbl,
-					    struct rhash_lock_head __rcu **bucket,
-					    unsigned int subclass)
+/* A second array's bucket during a resize: older array first. */
+static inline unsigned long
+rht_lock_nested(struct bucket_table *tbl, struct rhash_lock_head __rcu **bucket,
+		unsigned int subclass)
 {
 	return __rht_lock(tbl, bucket, subclass);
 }
 
-static inline void rht_unlock(struct bucket_table *tbl,
-			      struct rhash_lock_head __rcu **bkt,
-			      unsigned long flags)
+static inline void
+rht_unlock(struct bucket_table *tbl, struct rhash_lock_head __rcu **bkt,
+	   unsigned long flags)
 {
 	lock_map_release(&tbl->dep_map);
 	bit_spin_unlock(0, (unsigned long *)bkt);
@@ -500,10 +507,9 @@ static inline void rht_assign_locked(struct rhash_lock_head __rcu **bkt,
  * Publish a new head and drop the lock with the same store: the release
  * makes the object visible to readers no earlier than the unlock.
  */
-static inline void rht_assign_unlock(struct bucket_table *tbl,
-				     struct rhash_lock_head __rcu **bkt,
-				     struct rhash_head *obj,
-				     unsigned long flags)
+static inline void
+rht_assign_unlock(struct bucket_table *tbl, struct rhash_lock_head __rcu **bkt,
+		  struct rhash_head *obj, unsigned long flags)
 {
 	struct rhash_lock_head *word = NULL;
 
@@ -514,6 +520,23 @@ static inline void rht_assign_unlock(struct bucket_table *tbl,
 	preempt_enable();
 	__release(bitlock);
 	local_irq_restore(flags);
+}
+
+/*
+ * Point the link @pprev at @obj and unlock; a NULL @pprev is the bucket
+ * word itself, which is written and unlocked by one release store.
+ */
+static inline void
+rht_relink_unlock(struct bucket_table *tbl, struct rhash_lock_head __rcu **bkt,
+		  struct rhash_head __rcu **pprev, struct rhash_head *obj,
+		  unsigned long flags)
+{
+	if (!pprev) {
+		rht_assign_unlock(tbl, bkt, obj, flags);
+		return;
+	}
+	rcu_assign_pointer(*pprev, obj);
+	rht_unlock(tbl, bkt, flags);
 }
 
 /*
@@ -736,13 +759,12 @@ static __always_inline bool rhl_cursor_step(struct rhlist_head **ahead,
 			     offsetof(typeof(tpos[0]), member));)
 
 /* Default key comparison: 0 when the object's key equals @arg->key. */
-static inline int rhashtable_compare(struct rhashtable_compare_arg *arg,
-				     const void *obj)
+static inline int
+rhashtable_compare(struct rhashtable_compare_arg *arg, const void *obj)
 {
-	struct rhashtable *ht = arg->ht;
-	const char *ptr = obj;
+	const struct rhashtable_params *p = &arg->ht->p;
 
-	return memcmp(ptr + ht->p.key_offset, arg->key, ht->p.key_len);
+	return memcmp((const char *)obj + p->key_offset, arg->key, p->key_len);
 }
 
 static __always_inline bool rht_key_differs(struct rhashtable *ht,
@@ -843,12 +865,8 @@ static __always_inline void *
 rhashtable_lookup_fast(struct rhashtable *ht, const void *key,
 		       const struct rhashtable_params params)
 {
-	void *obj;
-
-	rcu_read_lock();
-	obj = rhashtable_lookup_params(ht, key, params);
-	rcu_read_unlock();
-	return obj;
+	guard(rcu)();
+	return rhashtable_lookup_params(ht, key, params);
 }
 
 /**
@@ -966,7 +984,7 @@ __rhashtable_insert_fast(struct rhashtable *ht, const void *key,
 				 rht_dereference_bucket(first->next, tbl, idx));
 		rcu_assign_pointer(first->next, list);
 		rht_unlock(tbl, bkt, flags);
-		goto counted;
+		goto out;	/* rhltables count keys, as in 6.12 */
 	}
 
 	if (unlikely(rht_grow_above_max(ht, tbl))) {
@@ -979,7 +997,6 @@ __rhashtable_insert_fast(struct rhashtable *ht, const void *key,
 					      rhead)->next, NULL);
 	RCU_INIT_POINTER(obj->next, head);
 	rht_assign_unlock(tbl, bkt, obj, flags);
-counted:
 	rht_count_add(ht, 1);
 	if (rht_insert_wants_work(ht, tbl, chain))
 		rhashtable_kick(ht, chain);
@@ -1159,8 +1176,9 @@ rhashtable_lookup_get_insert_key(struct rhashtable *ht, const void *key,
 
 /*
  * Take @obj out of the chain that starts in bucket @bkt (locked), or, for
- * an rhltable, out of the list of its key.  Returns 0 or -ENOENT; the
- * lock is released either way.
+ * an rhltable, out of the list of its key.  Returns 1 if a key left the
+ * table (what the element count counts), 0 if only a duplicate did, or
+ * -ENOENT; the lock is released either way.
  */
 static __always_inline int
 __rht_unlink_locked(struct rhashtable *ht, struct bucket_table *tbl,
@@ -1193,18 +1211,15 @@ __rht_unlink_locked(struct rhashtable *ht, struct bucket_table *tbl,
 			l = rht_dereference_bucket(first->next, tbl, idx);
 			if (l) {
 				RCU_INIT_POINTER(l->rhead.next, repl);
-				repl = &l->rhead;
+				rht_relink_unlock(tbl, bkt, pprev, &l->rhead,
+						  flags);
+				return 0;
 			}
 		} else if (pos != obj) {
 			goto next;
 		}
-		if (pprev) {
-			rcu_assign_pointer(*pprev, repl);
-			rht_unlock(tbl, bkt, flags);
-		} else {
-			rht_assign_unlock(tbl, bkt, repl, flags);
-		}
-		return 0;
+		rht_relink_unlock(tbl, bkt, pprev, repl, flags);
+		return 1;
 next:
 		pprev = &pos->next;
 	}
@@ -1234,13 +1249,13 @@ __rhashtable_remove_fast(struct rhashtable *ht, struct rhash_head *obj,
 		goto slow;
 	}
 	err = __rht_unlink_locked(ht, tbl, bkt, idx, obj, flags, rhlist);
-	if (!err) {
+	if (err > 0) {
 		rht_count_add(ht, -1);
 		if (rht_remove_wants_work(ht, tbl))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();
-	return err;
+	return min(err, 0);
 
 slow:
 	err = rhashtable_remove_slow(ht, obj, rhlist);
@@ -1331,12 +1346,7 @@ rhashtable_replace_fast(struct rhashtable *ht, struct rhash_head *obj_old,
 		}
 		RCU_INIT_POINTER(obj_new->next,
 				 rht_dereference_bucket(pos->next, tbl, idx));
-		if (pprev) {
-			rcu_assign_pointer(*pprev, obj_new);
-			rht_unlock(tbl, bkt, flags);
-		} else {
-			rht_assign_unlock(tbl, bkt, obj_new, flags);
-		}
+		rht_relink_unlock(tbl, bkt, pprev, obj_new, flags);
 		err = 0;
 		goto out;
 	}
@@ -1372,10 +1382,9 @@ static inline void rhltable_walk_enter(struct rhltable *hlt,
  *
  * Context: process context, may sleep; no concurrent users.
  */
-static inline void rhltable_free_and_destroy(struct rhltable *hlt,
-					     void (*free_fn)(void *ptr,
-							     void *arg),
-					     void *arg)
+static inline void
+rhltable_free_and_destroy(struct rhltable *hlt,
+			  void (*free_fn)(void *ptr, void *arg), void *arg)
 {
 	rhashtable_free_and_destroy(&hlt->ht, free_fn, arg);
 }
