@@ -38,6 +38,7 @@
 #include <linux/timer.h>
 #include <linux/uio.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
 /* Keys with this bit hash to one bucket under rht_test_hostile_hash(). */
@@ -1876,7 +1877,52 @@ static void rht_test_rhltable_lookup_returns_every_duplicate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rht_test_rhl_check_key(hlt, objs, 10, 2, true),
 			0U);
 	KUNIT_EXPECT_EQ(test, rht_test_rhl_visit(hlt, 3), 0U);
-	KUNIT_EXPECT_EQ(test, rhashtable_count(&hlt->ht), 10U);
+}
+
+/* Distinct keys of the live objects: what an rhltable counts. */
+static unsigned int rht_test_rhl_live_keys(struct rht_test_lobj *objs,
+					   unsigned int n)
+{
+	unsigned int i, j, keys = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!objs[i].live)
+			continue;
+		for (j = 0; j < i; j++)
+			if (objs[j].live && objs[j].key == objs[i].key)
+				break;
+		keys += j == i;
+	}
+	return keys;
+}
+
+/* As in 6.12, an rhltable counts keys: duplicates join a key's list. */
+static void rht_test_rhltable_count_counts_keys(struct kunit *test)
+{
+	struct rht_test_lobj *objs = rht_test_lobjs(test, 5);
+	struct rhltable *hlt = rht_test_new_rhl(test, &rht_test_lparams);
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		objs[i].key = i < 3 ? 1 : 2;
+	rht_test_rhl_insert_all(test, hlt, objs, 3);
+	KUNIT_EXPECT_EQ(test, rhashtable_count(&hlt->ht), 1U);
+	rht_test_rhl_insert_all(test, hlt, objs + 3, 2);
+	KUNIT_EXPECT_EQ(test, rhashtable_count(&hlt->ht), 2U);
+	/* The first of a key's list, then the others. */
+	for (i = 0; i < 3; i++) {
+		struct rhlist_head *first = rht_test_rhl_first(hlt, 1);
+		struct rht_test_lobj *obj;
+
+		KUNIT_ASSERT_NOT_NULL(test, first);
+		obj = container_of(first, struct rht_test_lobj, list);
+		KUNIT_EXPECT_EQ(test, rhltable_remove(hlt, first,
+						      rht_test_lparams), 0);
+		obj->live = false;
+		KUNIT_EXPECT_EQ(test, rhashtable_count(&hlt->ht),
+				rht_test_rhl_live_keys(objs, 5));
+	}
+	KUNIT_EXPECT_EQ(test, rhashtable_count(&hlt->ht), 1U);
 }
 
 static void rht_test_rhltable_insert_key_files_object_under_key(struct kunit *test)
@@ -2910,6 +2956,81 @@ static void rht_test_walk_during_halving_returns_each_object_once(struct kunit *
 		kunit_skip(test, "no halving could be caught in progress");
 }
 
+struct rht_test_holder {
+	struct mutex *mutex;		/* held by rht_test_holder_fn() */
+	struct completion held;
+	struct completion released;
+};
+
+/* Hold @arg's mutex for a while, so that the worker waits for it. */
+static int rht_test_holder_fn(void *arg)
+{
+	struct rht_test_holder *h = arg;
+
+	mutex_lock(h->mutex);
+	complete(&h->held);
+	msleep(100);
+	mutex_unlock(h->mutex);
+	complete(&h->released);
+	return 0;
+}
+
+/*
+ * Destroy a table while its worker runs: it was asked to grow and waits
+ * for ht->mutex, which another thread holds for a while; once it has the
+ * mutex it starts a doubling that needs a grace period.  The table's
+ * memory is kept until a later rcu_barrier(): a grace-period callback
+ * still queued when destruction returns would run on freed memory in real
+ * use, here it shows as a change of ht->flags.
+ */
+static void rht_test_destroy_leaves_no_grace_period_callback(struct kunit *test)
+{
+	struct rht_test_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct rht_test_holder *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct rht_test_obj *objs = rht_test_objs(test, 64, 1);
+	unsigned int round, i, late = 0, caught = 0;
+	unsigned long flags, deadline;
+	struct task_struct *task;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	for (round = 0; round < 5; round++) {
+		memset(&t->ht, 0, sizeof(t->ht));
+		KUNIT_ASSERT_EQ(test, rhashtable_init(&t->ht,
+						      &rht_test_target_params),
+				0);
+		rht_test_set_target(&t->ht, 1 << 14);
+		h->mutex = &t->ht.mutex;
+		init_completion(&h->held);
+		init_completion(&h->released);
+		task = kthread_run(rht_test_holder_fn, h, "rht-test-holder");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+		wait_for_completion(&h->held);
+		/* The inserts ask for growth; the worker waits for the mutex. */
+		for (i = 0; i < 64; i++)
+			KUNIT_EXPECT_EQ(test,
+					rhashtable_insert_fast(&t->ht,
+							       &objs[i].node,
+							       rht_test_target_params),
+					0);
+		deadline = jiffies + HZ;
+		while (!(work_busy(&t->ht.run_work) & WORK_BUSY_RUNNING) &&
+		       time_before(jiffies, deadline))
+			msleep(20);
+		caught += !!(work_busy(&t->ht.run_work) & WORK_BUSY_RUNNING);
+		rhashtable_destroy(&t->ht);
+		wait_for_completion(&h->released);
+		flags = READ_ONCE(t->ht.flags);
+		rcu_barrier();
+		late += READ_ONCE(t->ht.flags) != flags;
+	}
+	kunit_info(test, "rht-detail: destroyed %u of 5 tables while their worker ran\n",
+		   caught);
+	KUNIT_EXPECT_GT(test, caught, 0U);
+	KUNIT_EXPECT_EQ_MSG(test, late, 0U,
+			    "callbacks of destroyed tables ran after destruction");
+}
+
 /* Every key with RHT_TEST_HOSTILE set lands in one bucket, whatever seed. */
 static u32 rht_test_hostile_hash(const void *data, u32 len, u32 seed)
 {
@@ -3071,6 +3192,7 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_free_and_destroy_calls_free_fn_once_per_object),
 	KUNIT_CASE(rht_test_free_and_destroy_while_worker_resizes),
 	KUNIT_CASE(rht_test_rhltable_lookup_returns_every_duplicate),
+	KUNIT_CASE(rht_test_rhltable_count_counts_keys),
 	KUNIT_CASE(rht_test_rhltable_insert_key_files_object_under_key),
 	KUNIT_CASE(rht_test_rhltable_remove_unlinks_one_duplicate),
 	KUNIT_CASE(rht_test_rhltable_remove_returns_enoent_for_absent_object),
@@ -3104,6 +3226,7 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_max_size_is_rounded_down_to_power_of_two),
 	KUNIT_CASE(rht_test_walk_during_doubling_returns_each_object_once),
 	KUNIT_CASE(rht_test_walk_during_halving_returns_each_object_once),
+	KUNIT_CASE(rht_test_destroy_leaves_no_grace_period_callback),
 	KUNIT_CASE(rht_test_colliding_keys_make_worker_reseed),
 	KUNIT_CASE(rht_test_fixed_seed_table_never_reseeds),
 	KUNIT_CASE(rht_test_degenerate_hash_inserts_keep_succeeding),
@@ -4305,7 +4428,8 @@ static void rht_stress_rhltable_duplicates(struct kunit *test)
 		live += s->lobjs[i].live;
 		s->lobjs[i].visited = 0;
 	}
-	KUNIT_EXPECT_EQ(test, rhashtable_count(s->ht), live);
+	KUNIT_EXPECT_EQ(test, rhashtable_count(s->ht),
+			rht_test_rhl_live_keys(s->lobjs, s->nlobjs));
 	KUNIT_EXPECT_EQ(test, (long)live, (long)s->nlstable +
 			atomic_long_read(&s->inserts) -
 			atomic_long_read(&s->removes));
