@@ -73,6 +73,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/jhash.h>
@@ -463,8 +464,8 @@ static void rht_maybe_count_per_cpu(struct rhashtable *ht,
 struct rht_dom {
 	struct bucket_table *t, *u;
 	unsigned int ti, ui;
-	struct rhash_lock_head __rcu **tb, **ub;
-	unsigned long tflags, uflags;
+	struct rhash_lock_head __rcu **tb, **ub, **sb;
+	unsigned long tflags, uflags, sflags;
 	u8 phase;
 };
 
@@ -472,6 +473,20 @@ struct rht_root {
 	struct bucket_table *tbl;
 	unsigned int idx;
 };
+
+static void rht_dom_unlock(struct rht_dom *d)
+	__releases(bitlock) __releases(bitlock)
+{
+	rht_unlock(d->u, d->ub, d->uflags);
+	if (d->sb) {
+		__acquire(bitlock);
+		rht_unlock(d->t, d->sb, d->sflags);
+	}
+	if (d->t)
+		rht_unlock(d->t, d->tb, d->tflags);
+	else
+		__release(bitlock);
+}
 
 /*
  * For sparse, an update always holds two bucket locks: with one array only
@@ -484,6 +499,7 @@ static void rht_dom_lock(struct rhashtable *ht, struct rht_dom *d,
 	struct bucket_table *tbl, *older, *newer;
 
 retry:
+	d->sb = NULL;
 	tbl = rht_dereference_rcu(ht->tbl, ht);
 	older = rcu_dereference(tbl->past_tbl);
 	if (older) {
@@ -507,28 +523,50 @@ retry:
 		__acquire(bitlock);
 		return;
 	}
-	if (rcu_access_pointer(newer->future_tbl)) {
-		/* Two resizes further on: start from the current array. */
-		rht_unlock(older, d->tb, d->tflags);
-		cpu_relax();
-		goto retry;
-	}
 	d->t = older;
 	d->u = newer;
 	d->ui = rht_index_of(ht, newer, obj);
 	d->ub = rht_bucket_var(newer, d->ui);
 	d->uflags = rht_lock_nested(newer, d->ub, SINGLE_DEPTH_NESTING);
+	/*
+	 * A resize of @newer itself started: two resizes further on.  This
+	 * is only known under @newer's lock, which that resize's worker
+	 * takes (after setting future_tbl) before it touches our bucket.
+	 */
+	if (unlikely(rcu_access_pointer(newer->future_tbl))) {
+		rht_unlock(newer, d->ub, d->uflags);
+		rht_unlock(older, d->tb, d->tflags);
+		cpu_relax();
+		goto retry;
+	}
 	d->phase = READ_ONCE(newer->phase);
-}
+	if (d->phase != RHT_PH_SHRINK_PREP)
+		return;
 
-static void rht_dom_unlock(struct rht_dom *d)
-	__releases(bitlock) __releases(bitlock)
-{
-	rht_unlock(d->u, d->ub, d->uflags);
-	if (d->t)
-		rht_unlock(d->t, d->tb, d->tflags);
-	else
-		__release(bitlock);
+	/*
+	 * Halving, before T's readers are gone: an update also changes the
+	 * chain of the other bucket of its pair (re-zipping), which an update
+	 * that saw no resize yet may be changing under that bucket's lock
+	 * alone.  So take both of T's locks of the pair, in index order, then
+	 * U's: drop ours and start over in that order.  Sparse does not see
+	 * the third lock.
+	 */
+	rht_unlock(newer, d->ub, d->uflags);
+	rht_unlock(older, d->tb, d->tflags);
+	d->tb = rht_bucket_var(older, d->ui);
+	d->tflags = rht_lock(older, d->tb);
+	d->sb = rht_bucket_var(older, d->ui + newer->size);
+	d->sflags = rht_lock_nested(older, d->sb, SINGLE_DEPTH_NESTING);
+	__release(bitlock);
+	d->uflags = rht_lock_nested(newer, d->ub, SINGLE_DEPTH_NESTING + 1);
+	/* If the halving finished meanwhile, more locks do no harm... */
+	d->phase = READ_ONCE(newer->phase);
+	/* ...but if U's own resize started, start over. */
+	if (unlikely(rcu_access_pointer(newer->future_tbl))) {
+		rht_dom_unlock(d);
+		cpu_relax();
+		goto retry;
+	}
 }
 
 /* Buckets whose paths may hold the object, in the arrays readers use. */
@@ -893,20 +931,39 @@ static bool rht_unzip_step(struct rhashtable *ht, struct bucket_table *t,
 }
 
 /* One pass over all pairs; true if another one is needed. */
+static bool rht_unzip_one(struct rhashtable *ht, struct bucket_table *t,
+			  struct bucket_table *u, unsigned int x)
+{
+	struct rhash_lock_head __rcu **bkt = rht_bucket_var(t, x);
+	unsigned long flags = rht_lock(t, bkt);
+	bool busy = rht_unzip_step(ht, t, u, x);
+
+	rht_unlock(t, bkt, flags);
+	cond_resched();
+	return busy;
+}
+
+/*
+ * One pass over the pairs that are not apart yet (all of them if the
+ * bitmap of those could not be allocated; a pair once apart stays so).
+ */
 static bool rht_unzip_pass(struct rhashtable *ht, struct bucket_table *t,
 			   struct bucket_table *u)
 {
-	struct rhash_lock_head __rcu **bkt;
-	unsigned long flags;
+	unsigned long *todo = ht->rs.todo;
 	bool more = false;
 	unsigned int x;
 
-	for (x = 0; x < t->size; x++) {
-		bkt = rht_bucket_var(t, x);
-		flags = rht_lock(t, bkt);
-		more |= rht_unzip_step(ht, t, u, x);
-		rht_unlock(t, bkt, flags);
-		cond_resched();
+	if (!todo) {
+		for (x = 0; x < t->size; x++)
+			more |= rht_unzip_one(ht, t, u, x);
+	} else {
+		for_each_set_bit(x, todo, t->size) {
+			if (rht_unzip_one(ht, t, u, x))
+				more = true;
+			else
+				__clear_bit(x, todo);
+		}
 	}
 	ht->stats.unzip_passes++;
 	trace_rhashtable_unzip_pass(ht, u->size, more);
@@ -1084,6 +1141,8 @@ static void rht_finish(struct rhashtable *ht)
 	call_rcu(&ht->rs.old->rcu, rht_free_table_rcu);
 	ht->rs.old = NULL;
 	ht->rs.new = NULL;
+	bitmap_free(ht->rs.todo);
+	ht->rs.todo = NULL;
 	ht->rs.step = RHT_STEP_IDLE;
 	rht_maybe_count_per_cpu(ht, u);
 }
@@ -1186,6 +1245,11 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 			cond_resched();
 		}
 		rht_publish(ht, t, u);
+		if (!rht_fail_alloc(ht, RHT_ALLOC_BITMAP))
+			ht->rs.todo = bitmap_alloc(t->size,
+						   GFP_KERNEL | __GFP_NOWARN);
+		if (ht->rs.todo)
+			bitmap_fill(ht->rs.todo, t->size);
 		ht->rs.step = RHT_STEP_UNZIP;
 		rht_start_gp(ht);
 		break;

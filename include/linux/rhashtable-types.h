@@ -145,6 +145,7 @@ struct rhashtable_stats {
  * @old: the table being replaced, NULL when no resize runs
  * @new: its replacement
  * @step: where the resize stands (enum rht_step in lib/rhashtable.c)
+ * @todo: bucket pairs of a doubling that are not unzipped yet, or NULL
  * @gp: RCU grace-period cookie the next step waits for
  * @backoff: delay before retrying a failed allocation, in jiffies
  * @reseed_at: earliest time the seed may be changed again
@@ -154,6 +155,7 @@ struct rhashtable_resize {
 	struct bucket_table	*old;
 	struct bucket_table	*new;
 	unsigned int		step;
+	unsigned long		*todo;
 	unsigned long		gp;
 	unsigned long		backoff;
 	unsigned long		reseed_at;

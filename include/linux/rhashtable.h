@@ -305,6 +305,7 @@ enum rht_alloc_site {
 	RHT_ALLOC_NESTED_TOP,
 	RHT_ALLOC_NESTED_LEAF,
 	RHT_ALLOC_PCPU,
+	RHT_ALLOC_BITMAP,
 };
 
 #if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
@@ -773,10 +774,17 @@ static __always_inline bool rht_key_differs(struct rhashtable *ht,
 					    const struct rhashtable_params params)
 {
 	struct rhashtable_compare_arg arg = { .ht = ht, .key = key };
-	const void *obj = rht_obj(ht, he);
+	const char *obj = rht_obj(ht, he);
 
 	if (params.obj_cmpfn)
 		return params.obj_cmpfn(&arg, obj);
+	/*
+	 * A key length known at compile time turns memcmp() into a load and
+	 * a compare or two.  The parameters are those the table was
+	 * created with (the hash relies on that too).
+	 */
+	if (params.key_len)
+		return memcmp(obj + params.key_offset, key, params.key_len);
 	return rhashtable_compare(&arg, obj);
 }
 
@@ -800,13 +808,23 @@ __rhashtable_lookup(struct rhashtable *ht, const void *key,
 		idx = rht_key_hashfn(ht, tbl, key, params);
 		bkt = rht_bucket(tbl, idx);
 		do {
-			he = rht_head_rcu(tbl, bkt, idx);
-			for (; !rht_is_a_nulls(he);
-			     he = rcu_dereference_raw(he->next)) {
+			he = __rht_word_head(rht_deref_any(*bkt));
+			if (!he)
+				break;		/* empty: nothing to miss */
+			do {
 				if (!rht_key_differs(ht, key, he, params))
 					return he;
-			}
-		} while (unlikely(!rht_nulls_fits(he, tbl, idx)));
+				he = rcu_dereference_raw(he->next);
+			} while (!rht_is_a_nulls(he));
+			/*
+			 * Our own marker is the usual end; any other must be
+			 * checked.  Hiding @idx keeps the compiler from
+			 * computing the marker before the walk: a hit never
+			 * needs it.
+			 */
+			OPTIMIZER_HIDE_VAR(idx);
+		} while (unlikely(he != rht_nulls_of(tbl, idx)) &&
+			 unlikely(!rht_nulls_fits(he, tbl, idx)));
 
 		/* Pairs with the move of an object to the future array. */
 		smp_rmb();
