@@ -524,10 +524,7 @@ static void op_audit(void)
 		seen_all(seen, "chain walk", false);
 		free(seen);
 	}
-	/*
-	 * In 6.12 an rhltable's nelems counts keys (duplicates share one
-	 * chain entry); ours counts objects.
-	 */
+	/* An rhltable's nelems counts keys: duplicates share one entry. */
 	for (k = 0; k < NKEYS; k++)
 		keys += RHT_TEST_RHL_COUNTS_OBJECTS ? F.nobj[k] : !!F.nobj[k];
 	CHECK(rht_test_nelems(&F.ht) == keys, "nelems %u, model %lu",

@@ -33,12 +33,8 @@ static inline unsigned int rht_test_nelems(struct rhashtable *ht)
 #endif
 }
 
-/* Does rht_test_nelems() of an rhltable count objects or keys? */
-#ifdef RHT_IMPL_OURS
-#define RHT_TEST_RHL_COUNTS_OBJECTS	1
-#else
+/* An rhltable's nelems counts keys, not objects, in both (as in 6.12). */
 #define RHT_TEST_RHL_COUNTS_OBJECTS	0
-#endif
 
 /* 6.12 accepts min_size > max_size; ours refuses it with -EINVAL. */
 #ifdef RHT_IMPL_OURS

@@ -1457,3 +1457,19 @@ static void __attribute__((constructor)) rht_shim_init(void)
 	/* The main thread is an RCU reader from the start. */
 	rht_rcu_thread_online();
 }
+
+/* ---- bit searching, for for_each_set_bit() ---------------------------- */
+
+unsigned long _find_next_bit(const unsigned long *addr, unsigned long nbits,
+			     unsigned long start)
+{
+	for (; start < nbits; start++)
+		if (addr[start / BITS_PER_LONG] & (1UL << (start % BITS_PER_LONG)))
+			return start;
+	return nbits;
+}
+
+unsigned long _find_first_bit(const unsigned long *addr, unsigned long size)
+{
+	return _find_next_bit(addr, size, 0);
+}
