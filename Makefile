@@ -9,11 +9,11 @@ JOBS ?= $(shell nproc)
 export RHT_WORK JOBS
 
 # What "make check" runs, in order.  Add new test targets here.
-CHECK_TARGETS := lint kunit kunit-smp kunit-kcsan compat
+CHECK_TARGETS := lint harness kunit kunit-smp kunit-kcsan compat
 
 TREE := $(RHT_WORK)/linux
 
-.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint compat api-users run check clean
+.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint compat api-users harness fuzz bench bench-kernel run check clean
 
 help:
 	@echo 'make run          tree + kunit, then a short summary (start here)'
@@ -26,6 +26,10 @@ help:
 	@echo 'make lint         sparse, checkpatch, kernel-doc and git am on our files'
 	@echo 'make compat       compile every in-tree rhashtable user (x86_64 allmodconfig)'
 	@echo 'make api-users    regenerate lab/compat/{api,users}.txt from the 6.12 tree'
+	@echo 'make harness      userspace: ASAN+UBSAN and TSAN stress, 60 s of fuzzing'
+	@echo 'make fuzz         userspace: a long fuzzing run'
+	@echo 'make bench        userspace: ours, stock 6.12, cds_lfht, plain table'
+	@echo 'make bench-kernel in-kernel benchmark, stock vs ours (UML, x86_64 -smp 2)'
 	@echo 'make clean        remove out/ (not $(RHT_WORK))'
 	@echo 'Variables: RHT_WORK=$(RHT_WORK) JOBS=$(JOBS)'
 
@@ -56,6 +60,21 @@ compat: tree
 
 api-users: tree
 	lab/api-users.sh
+
+HARNESS := $(MAKE) -C tools/testing/rhashtable KSRC=$(TREE) O=$(CURDIR)/out
+
+harness: tree
+	$(HARNESS) check
+
+fuzz: tree
+	$(HARNESS) fuzz
+
+bench: tree
+	$(HARNESS) bench
+
+bench-kernel: tree
+	lab/kbench.sh um
+	lab/kbench.sh x86_64
 
 run: kunit
 	@echo

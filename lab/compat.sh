@@ -14,16 +14,19 @@ tree=$work/linux
 jobs=${JOBS:-$(nproc)}
 start=$SECONDS
 
-# The objects: users that are .c files, and the .c files next to a user
-# header that include it.
+# The objects: users that are .c files, and for a user header outside
+# include/ the first .c file next to it that includes it (one includer
+# compiles the header's inline code as well as all of them would), minus
+# lab/compat/skip.txt.
 objs=$(
 	grep '\.c$' lab/compat/users.txt
 	for h in $(grep '\.h$' lab/compat/users.txt | grep -v '^include/'); do
 		grep -l "#include \"$(basename "$h")\"" "$tree/$(dirname "$h")"/*.c \
-			2>/dev/null | sed "s|^$tree/||" || true
+			2>/dev/null | head -n 1 | sed "s|^$tree/||" || true
 	done
 )
-objs=$(printf '%s\n' $objs | grep -v '^arch/' | sort -u | sed 's/\.c$/.o/')
+objs=$(printf '%s\n' $objs | grep -v '^arch/' | sort -u | sed 's/\.c$/.o/' |
+	grep -vxF -f <(sed -n 's/^\([^#[:space:]][^[:space:]]*\).*/\1/p' lab/compat/skip.txt))
 echo "compat: $(echo "$objs" | wc -l) objects"
 
 # build <source tree> <build dir> <log> <objects...>
@@ -69,7 +72,7 @@ fail=0
 if [ -n "$suspects" ]; then
 	stock=$work/stock
 	if [ ! -d "$stock" ]; then
-		git -C "$tree" worktree add -f --detach "$stock" rht-base >/dev/null
+		git -C "$tree" worktree add -q -f --detach "$stock" rht-base >/dev/null
 	fi
 	echo "compat: comparing $(echo "$suspects" | wc -l) objects with stock 6.12"
 	build "$stock" "$work/build-compat-stock" "$work/compat-stock.log" $suspects
