@@ -643,8 +643,8 @@ static bool rht_dom_relink(struct rhashtable *ht, struct rht_dom *d,
 }
 
 /*
- * Look for @key (any object if @key is NULL, just to count); @chain gets
- * the number of objects passed.
+ * Look for @key; @chain gets the number of objects passed.  Without a key
+ * this only measures the chain, and stops once it is too long.
  */
 static struct rhash_head *rht_dom_find(struct rhashtable *ht,
 				       struct rht_dom *d, const void *key,
@@ -657,7 +657,8 @@ static struct rhash_head *rht_dom_find(struct rhashtable *ht,
 	for (i = 0; i < n; i++) {
 		for (he = rht_first(r[i].tbl, r[i].idx); !rht_is_a_nulls(he);
 		     he = rht_next(he)) {
-			(*chain)++;
+			if (++*chain > RHT_ELASTICITY && !key)
+				return NULL;
 			if (key && !rht_key_differs(ht, key, he, ht->p))
 				return he;
 		}

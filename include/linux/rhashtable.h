@@ -987,7 +987,9 @@ __rhashtable_insert_fast(struct rhashtable *ht, const void *key,
 	rht_for_each_from(pos, head, tbl, idx) {
 		struct rhlist_head *first, *list;
 
-		chain++;
+		/* Without a key the walk only measures the chain: stop early. */
+		if (++chain > RHT_ELASTICITY && !key)
+			break;
 		if (!key || rht_key_differs(ht, key, pos, params))
 			continue;
 		if (!rhlist) {
