@@ -429,7 +429,7 @@ unsigned int rhashtable_count(struct rhashtable *ht)
 
 	if (pc)
 		for_each_possible_cpu(cpu)
-			n += *per_cpu_ptr(pc, cpu);
+			n += READ_ONCE(*per_cpu_ptr(pc, cpu));
 	return max(n, 0);
 }
 EXPORT_SYMBOL_GPL(rhashtable_count);
@@ -449,8 +449,8 @@ static void rht_maybe_count_per_cpu(struct rhashtable *ht,
 	if (rht_fail_alloc(ht, RHT_ALLOC_PCPU))
 		return;
 	pc = alloc_percpu_gfp(int, GFP_KERNEL | __GFP_NOWARN);
-	if (pc)
-		WRITE_ONCE(ht->pcpu_nelems, pc);
+	if (pc)	/* readers must see zeroed counters behind the pointer */
+		smp_store_release(&ht->pcpu_nelems, pc);
 }
 
 /* ------------------------------------------------------------------ */
