@@ -14,29 +14,36 @@
 #define CAT(a, b)	CAT_(a, b)
 #define N_(x)		CAT(x, KS)
 
+/* This key type's structure tags, e.g. struct robj_u32. */
+#define ROBJ		N_(robj)
+#define LOBJ		N_(lobj)
+#define POBJ		N_(pobj)
+#define TBL		N_(tbl)
+#define WARG		N_(warg)
+
 /* ---- objects --------------------------------------------------------- */
 
-struct N_(robj) {			/* rhashtable (stock or ours) */
+struct ROBJ {				/* rhashtable (stock or ours) */
 	struct rhash_head node;
 	KT key;
 	struct rcu_head rcu;
 };
 
-struct N_(lobj) {			/* liburcu cds_lfht */
+struct LOBJ {				/* liburcu cds_lfht */
 	struct cds_lfht_node node;
 	KT key;
 	struct rcu_head rcu;
 };
 
-struct N_(pobj) {			/* plain chained table */
-	struct N_(pobj) *next;
+struct POBJ {				/* plain chained table */
+	struct POBJ *next;
 	KT key;
 };
 
 static const struct rhashtable_params N_(rparams) = {
 	.key_len = sizeof(KT),
-	.key_offset = offsetof(struct N_(robj), key),
-	.head_offset = offsetof(struct N_(robj), node),
+	.key_offset = offsetof(struct ROBJ, key),
+	.head_offset = offsetof(struct ROBJ, node),
 	.automatic_shrinking = true,
 };
 
@@ -47,23 +54,23 @@ static inline u32 N_(hash)(const KT *k, u32 seed)
 
 /* ---- the three tables behind one small interface ---------------------- */
 
-struct N_(tbl) {
+struct TBL {
 	int kind;
 	struct rhashtable rht;
 	struct cds_lfht *lfht;
-	struct N_(pobj) **pb;		/* plain buckets */
+	struct POBJ **pb;		/* plain buckets */
 	unsigned long pmask;
 	u32 seed;
 };
 
 static int N_(lfht_match)(struct cds_lfht_node *node, const void *key)
 {
-	struct N_(lobj) *o = caa_container_of(node, struct N_(lobj), node);
+	struct LOBJ *o = caa_container_of(node, struct LOBJ, node);
 
 	return KEQ(&o->key, (const KT *)key);
 }
 
-static void N_(tbl_init)(struct N_(tbl) *t, int kind, unsigned long size_hint)
+static void N_(tbl_init)(struct TBL *t, int kind, unsigned long size_hint)
 {
 	memset(t, 0, sizeof(*t));
 	t->kind = kind;
@@ -102,22 +109,22 @@ static void N_(tbl_init)(struct N_(tbl) *t, int kind, unsigned long size_hint)
 
 static void *N_(obj_alloc)(int kind, unsigned long i)
 {
-	size_t sz = kind == C_RHT ? sizeof(struct N_(robj)) :
-		    kind == C_LFHT ? sizeof(struct N_(lobj)) :
-				     sizeof(struct N_(pobj));
+	size_t sz = kind == C_RHT ? sizeof(struct ROBJ) :
+		    kind == C_LFHT ? sizeof(struct LOBJ) :
+				     sizeof(struct POBJ);
 	void *o = calloc(1, sz);
 
 	if (!o)
 		die("out of memory");
 	switch (kind) {
 	case C_RHT:
-		KMAKE(&((struct N_(robj) *)o)->key, i);
+		KMAKE(&((struct ROBJ *)o)->key, i);
 		break;
 	case C_LFHT:
-		KMAKE(&((struct N_(lobj) *)o)->key, i);
+		KMAKE(&((struct LOBJ *)o)->key, i);
 		break;
 	default:
-		KMAKE(&((struct N_(pobj) *)o)->key, i);
+		KMAKE(&((struct POBJ *)o)->key, i);
 		break;
 	}
 	return o;
@@ -125,24 +132,24 @@ static void *N_(obj_alloc)(int kind, unsigned long i)
 
 static void N_(robj_free_rcu)(struct rcu_head *h)
 {
-	free(container_of(h, struct N_(robj), rcu));
+	free(container_of(h, struct ROBJ, rcu));
 }
 
 static void N_(lobj_free_rcu)(struct rcu_head *h)
 {
-	free(container_of(h, struct N_(lobj), rcu));
+	free(container_of(h, struct LOBJ, rcu));
 }
 
 /* Insert without a duplicate check (grow); 0 or -errno. */
-static inline int N_(insert)(struct N_(tbl) *t, void *o)
+static inline int N_(insert)(struct TBL *t, void *o)
 {
 	switch (t->kind) {
 	case C_RHT:
 		return rhashtable_insert_fast(&t->rht,
-					      &((struct N_(robj) *)o)->node,
+					      &((struct ROBJ *)o)->node,
 					      N_(rparams));
 	case C_LFHT: {
-		struct N_(lobj) *l = o;
+		struct LOBJ *l = o;
 
 		rcu_read_lock();
 		cds_lfht_add(t->lfht, N_(hash)(&l->key, t->seed), &l->node);
@@ -150,7 +157,7 @@ static inline int N_(insert)(struct N_(tbl) *t, void *o)
 		return 0;
 	}
 	default: {
-		struct N_(pobj) *p = o;
+		struct POBJ *p = o;
 		unsigned long b = N_(hash)(&p->key, t->seed) & t->pmask;
 
 		p->next = t->pb[b];
@@ -161,15 +168,15 @@ static inline int N_(insert)(struct N_(tbl) *t, void *o)
 }
 
 /* Insert unless the key is present (churn); 0 or -errno. */
-static inline int N_(insert_unique)(struct N_(tbl) *t, void *o)
+static inline int N_(insert_unique)(struct TBL *t, void *o)
 {
 	switch (t->kind) {
 	case C_RHT:
 		return rhashtable_lookup_insert_fast(&t->rht,
-						     &((struct N_(robj) *)o)->node,
+						     &((struct ROBJ *)o)->node,
 						     N_(rparams));
 	case C_LFHT: {
-		struct N_(lobj) *l = o;
+		struct LOBJ *l = o;
 		struct cds_lfht_node *ret;
 
 		rcu_read_lock();
@@ -184,11 +191,11 @@ static inline int N_(insert_unique)(struct N_(tbl) *t, void *o)
 }
 
 /* Remove @o and free it once no reader can see it. */
-static inline void N_(remove)(struct N_(tbl) *t, void *o)
+static inline void N_(remove)(struct TBL *t, void *o)
 {
 	switch (t->kind) {
 	case C_RHT: {
-		struct N_(robj) *r = o;
+		struct ROBJ *r = o;
 
 		if (rhashtable_remove_fast(&t->rht, &r->node, N_(rparams)))
 			die("remove failed");
@@ -196,7 +203,7 @@ static inline void N_(remove)(struct N_(tbl) *t, void *o)
 		break;
 	}
 	case C_LFHT: {
-		struct N_(lobj) *l = o;
+		struct LOBJ *l = o;
 
 		rcu_read_lock();
 		if (cds_lfht_del(t->lfht, &l->node))
@@ -206,7 +213,7 @@ static inline void N_(remove)(struct N_(tbl) *t, void *o)
 		break;
 	}
 	default: {
-		struct N_(pobj) *p = o, **pp;
+		struct POBJ *p = o, **pp;
 
 		pp = &t->pb[N_(hash)(&p->key, t->seed) & t->pmask];
 		while (*pp != p)
@@ -219,7 +226,7 @@ static inline void N_(remove)(struct N_(tbl) *t, void *o)
 }
 
 /* Lookup of key number @i; returns whether found. */
-static inline bool N_(lookup)(struct N_(tbl) *t, unsigned long i)
+static inline bool N_(lookup)(struct TBL *t, unsigned long i)
 {
 	KT key;
 
@@ -234,12 +241,12 @@ static inline bool N_(lookup)(struct N_(tbl) *t, unsigned long i)
 		rcu_read_lock();
 		cds_lfht_lookup(t->lfht, N_(hash)(&key, t->seed),
 				N_(lfht_match), &key, &iter);
-		found = cds_lfht_iter_get_node(&iter) != NULL;
+		found = cds_lfht_iter_get_node(&iter);
 		rcu_read_unlock();
 		return found;
 	}
 	default: {
-		struct N_(pobj) *p;
+		struct POBJ *p;
 
 		p = t->pb[N_(hash)(&key, t->seed) & t->pmask];
 		for (; p; p = p->next)
@@ -251,7 +258,7 @@ static inline bool N_(lookup)(struct N_(tbl) *t, unsigned long i)
 }
 
 /* Wait until background resizing has settled and old memory is freed. */
-static void N_(settle)(struct N_(tbl) *t)
+static void N_(settle)(struct TBL *t)
 {
 	int i;
 
@@ -285,7 +292,7 @@ static void N_(rht_free_obj)(void *ptr, void *arg)
 	free(ptr);
 }
 
-static void N_(tbl_destroy)(struct N_(tbl) *t)
+static void N_(tbl_destroy)(struct TBL *t)
 {
 	switch (t->kind) {
 	case C_RHT:
@@ -298,8 +305,8 @@ static void N_(tbl_destroy)(struct N_(tbl) *t)
 		rcu_read_lock();
 		cds_lfht_first(t->lfht, &iter);
 		while ((node = cds_lfht_iter_get_node(&iter)) != NULL) {
-			struct N_(lobj) *l = caa_container_of(node, struct N_(lobj),
-							   node);
+			struct LOBJ *l = caa_container_of(node, struct LOBJ,
+							  node);
 
 			cds_lfht_next(t->lfht, &iter);
 			cds_lfht_del(t->lfht, node);
@@ -315,7 +322,7 @@ static void N_(tbl_destroy)(struct N_(tbl) *t)
 		unsigned long b;
 
 		for (b = 0; b <= t->pmask; b++) {
-			struct N_(pobj) *p = t->pb[b], *n;
+			struct POBJ *p = t->pb[b], *n;
 
 			for (; p; p = n) {
 				n = p->next;
@@ -330,7 +337,7 @@ static void N_(tbl_destroy)(struct N_(tbl) *t)
 }
 
 /* Fill with keys [0, n) in a scattered order; keeps pointers if @objs. */
-static void N_(fill)(struct N_(tbl) *t, unsigned long n, void **objs)
+static void N_(fill)(struct TBL *t, unsigned long n, void **objs)
 {
 	unsigned long i, step = n | 1;
 
@@ -350,8 +357,8 @@ static void N_(fill)(struct N_(tbl) *t, unsigned long n, void **objs)
 
 /* ---- workloads ------------------------------------------------------- */
 
-struct N_(warg) {
-	struct N_(tbl) *t;
+struct WARG {
+	struct TBL *t;
 	struct bench_thread bt;
 	unsigned long n, lo, hi;	/* key range and own slice */
 	bool negative;
@@ -361,7 +368,7 @@ struct N_(warg) {
 
 static void *N_(lookup_thread)(void *arg)
 {
-	struct N_(warg) *a = arg;
+	struct WARG *a = arg;
 	u64 rng = a->bt.seed, ops = 0, hits = 0;
 	unsigned long off = a->negative ? a->n : 0;
 
@@ -387,7 +394,7 @@ static void *N_(lookup_thread)(void *arg)
 /* Churn: each slot toggles between key s and key s + n. */
 static void *N_(churn_thread)(void *arg)
 {
-	struct N_(warg) *a = arg;
+	struct WARG *a = arg;
 	u64 rng = a->bt.seed, ops = 0;
 	unsigned long span = a->hi - a->lo;
 
@@ -416,7 +423,7 @@ static void *N_(churn_thread)(void *arg)
 
 static void *N_(grow_thread)(void *arg)
 {
-	struct N_(warg) *a = arg;
+	struct WARG *a = arg;
 	unsigned long i;
 
 	bench_thread_ready(&a->bt);
@@ -430,7 +437,7 @@ static void *N_(grow_thread)(void *arg)
 /* Resize storm: add then remove n extra keys, over and over. */
 static void *N_(storm_thread)(void *arg)
 {
-	struct N_(warg) *a = arg;
+	struct WARG *a = arg;
 	unsigned long i, m = a->n * 3;
 	void **extra = calloc(m, sizeof(*extra));
 
@@ -456,8 +463,8 @@ static void *N_(storm_thread)(void *arg)
 static void N_(run_family)(int kind, const char *cname, const char *family,
 			   unsigned long n, const int *threads, int nthreads)
 {
-	struct N_(warg) args[BENCH_MAX_THREADS + 1];
-	struct N_(tbl) t;
+	struct WARG args[BENCH_MAX_THREADS + 1];
+	struct TBL t;
 	char wl[64];
 	int ti, i;
 
@@ -470,14 +477,14 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 
 			for (neg = 0; neg < 2; neg++) {
 				for (i = 0; i < threads[ti]; i++)
-					args[i] = (struct N_(warg)){
+					args[i] = (struct WARG){
 						.t = &t, .n = n, .negative = neg };
 				snprintf(wl, sizeof(wl), "lookup_%s_%s",
 					 neg ? "neg" : "pos", STR(KS));
 				bench_report(wl, cname, threads[ti], n,
 					     bench_run(N_(lookup_thread), args,
 						       sizeof(args[0]),
-						       offsetof(struct N_(warg), bt),
+						       offsetof(struct WARG, bt),
 						       threads[ti], 0));
 			}
 		}
@@ -496,7 +503,7 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 			N_(fill)(&t, n, objs);
 			N_(settle)(&t);
 			for (i = 0; i < nt; i++)
-				args[i] = (struct N_(warg)){
+				args[i] = (struct WARG){
 					.t = &t, .n = n, .objs = objs,
 					.gen = gen, .lo = n * i / nt,
 					.hi = n * (i + 1) / nt };
@@ -504,7 +511,7 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 			bench_report(wl, cname, nt, n,
 				     bench_run(N_(churn_thread), args,
 					       sizeof(args[0]),
-					       offsetof(struct N_(warg), bt),
+					       offsetof(struct WARG, bt),
 					       nt, 0));
 			N_(tbl_destroy)(&t);
 			free(objs);
@@ -525,14 +532,14 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 			/* the plain table is sized for n up front: the limit */
 			N_(tbl_init)(&t, kind, n);
 			for (i = 0; i < nt; i++)
-				args[i] = (struct N_(warg)){
+				args[i] = (struct WARG){
 					.t = &t, .n = n, .objs = objs,
 					.lo = n * i / nt, .hi = n * (i + 1) / nt };
 			snprintf(wl, sizeof(wl), "grow_%s", STR(KS));
 			bench_report(wl, cname, nt, n,
 				     bench_run(N_(grow_thread), args,
 					       sizeof(args[0]),
-					       offsetof(struct N_(warg), bt),
+					       offsetof(struct WARG, bt),
 					       nt, BENCH_RUN_TO_END));
 			N_(tbl_destroy)(&t);
 			free(objs);
@@ -548,10 +555,10 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 				N_(fill)(&t, n, NULL);
 				N_(settle)(&t);
 				for (i = 0; i < nt; i++)
-					args[i] = (struct N_(warg)){
+					args[i] = (struct WARG){
 						.t = &t, .n = n };
 				/* last thread storms, or idles for the baseline */
-				args[nt] = (struct N_(warg)){ .t = &t, .n = n };
+				args[nt] = (struct WARG){ .t = &t, .n = n };
 				snprintf(wl, sizeof(wl), "%s_%s",
 					 storm ? "lookup_resize_storm" :
 						 "lookup_no_storm", STR(KS));
@@ -560,7 +567,7 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 							storm ? N_(storm_thread) :
 								bench_idle_thread,
 							args, sizeof(args[0]),
-							offsetof(struct N_(warg), bt),
+							offsetof(struct WARG, bt),
 							nt));
 				N_(tbl_destroy)(&t);
 			}
@@ -596,6 +603,11 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 	}
 }
 
+#undef ROBJ
+#undef LOBJ
+#undef POBJ
+#undef TBL
+#undef WARG
 #undef N_
 #undef CAT
 #undef CAT_

@@ -40,8 +40,7 @@ static double run_secs = 0.3;
 static int lfht_flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING;
 static unsigned long lfht_init = 64;	/* rhashtable starts at 64 too */
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
+static __noreturn __printf(1, 2) void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -89,15 +88,20 @@ struct k16 {
 	u32 w[4];
 };
 
-#define KMAKE_U32(k, i)		(*(k) = mix32((u32)(i)))
+static inline void kmake_u32(u32 *k, unsigned long i)
+{
+	*k = mix32((u32)i);
+}
+
+static inline void kmake_k16(struct k16 *k, unsigned long i)
+{
+	k->w[0] = mix32((u32)i);
+	k->w[1] = (u32)i;
+	k->w[2] = ~(u32)i;
+	k->w[3] = 0x9e3779b9u;
+}
+
 #define KEQ_U32(a, b)		(*(a) == *(b))
-#define KMAKE_K16(k, i)							\
-	do {								\
-		(k)->w[0] = mix32((u32)(i));				\
-		(k)->w[1] = (u32)(i);					\
-		(k)->w[2] = ~(u32)(i);					\
-		(k)->w[3] = 0x9e3779b9u;				\
-	} while (0)
 #define KEQ_K16(a, b)		(!memcmp((a), (b), sizeof(struct k16)))
 
 /* ---- threads ------------------------------------------------------------ */
@@ -197,7 +201,7 @@ static void bench_report(const char *workload, const char *contender,
 
 #define KT	u32
 #define KS	u32
-#define KMAKE	KMAKE_U32
+#define KMAKE	kmake_u32
 #define KEQ	KEQ_U32
 #include "bench-tmpl.h"
 #undef KT
@@ -207,7 +211,7 @@ static void bench_report(const char *workload, const char *contender,
 
 #define KT	struct k16
 #define KS	k16
-#define KMAKE	KMAKE_K16
+#define KMAKE	kmake_k16
 #define KEQ	KEQ_K16
 #include "bench-tmpl.h"
 #undef KT
@@ -228,14 +232,27 @@ int main(int argc, char **argv)
 		lfht_flags = atoi(getenv("BENCH_LFHT_FLAGS"));
 	while ((c = getopt(argc, argv, "c:f:n:k:t:d:")) != -1) {
 		switch (c) {
-		case 'c': cname = optarg; break;
-		case 'f': family = optarg; break;
-		case 'n': n = strtoul(optarg, NULL, 0); break;
-		case 'k': ktype = optarg; break;
-		case 't': tlist = optarg; break;
-		case 'd': run_secs = atof(optarg); break;
+		case 'c':
+			cname = optarg;
+			break;
+		case 'f':
+			family = optarg;
+			break;
+		case 'n':
+			n = strtoul(optarg, NULL, 0);
+			break;
+		case 'k':
+			ktype = optarg;
+			break;
+		case 't':
+			tlist = optarg;
+			break;
+		case 'd':
+			run_secs = atof(optarg);
+			break;
 		default:
-			die("usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory -n N -k u32|k16 [-t 1,2] [-d secs]");
+			die("%s",
+			    "usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory -n N -k u32|k16 [-t 1,2] [-d secs]");
 		}
 	}
 	/* A stuck resize is the tests' business; here just carry on. */

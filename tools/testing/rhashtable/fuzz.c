@@ -628,8 +628,8 @@ static __always_inline void run_ops(const struct rhashtable_params p,
 				  op == OP_SHRINK ? rht_test_shrink(&F.ht) :
 						    rht_test_rehash(&F.ht);
 
-			CHECK(!err || (RHT_TEST_RESIZE_ERR_OK(err) &&
-					(err != -ENOMEM || F.failing)),
+			CHECK(!err || (rht_test_resize_err_ok(err) &&
+				       (err != -ENOMEM || F.failing)),
 			      "explicit resize op %u returned %d", op, err);
 			break;
 		}
@@ -642,6 +642,8 @@ static __always_inline void run_ops(const struct rhashtable_params p,
 
 static unsigned long destroyed;
 static bool F_setup_done;
+/* Key lengths, picked by bits 2 and 3 of the first input byte. */
+static const unsigned int key_lens[] = { 4, 8, 5, 16 };
 
 static void destroy_one(void *ptr, void *arg)
 {
@@ -654,7 +656,14 @@ static void destroy_one(void *ptr, void *arg)
 	destroyed++;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/*
+ * The libFuzzer entry point.  libFuzzer looks for it by a mixed-case name,
+ * which only its symbol has to carry: hence the asm label.
+ */
+int rht_fuzz_one_input(const uint8_t *data, size_t size)
+	__asm__("LLVMFuzzerTestOneInput");
+
+int rht_fuzz_one_input(const uint8_t *data, size_t size)
 {
 	unsigned int k, i;
 	int err;
@@ -674,7 +683,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	F.rhl = data[0] & 1;
-	F.key_len = (const unsigned int[]){ 4, 8, 5, 16 }[(data[0] >> 2) & 3];
+	F.key_len = key_lens[(data[0] >> 2) & 3];
 	F.degenerate = data[0] & 0x10;
 	F.custom = data[0] & 0x20;
 	F.const_params = (data[0] & 0x40) && F.key_len == 4 && !F.custom &&
@@ -762,7 +771,7 @@ int main(int argc, char **argv)
 		}
 		len = fread(buf, 1, sizeof(buf), f);
 		fclose(f);
-		LLVMFuzzerTestOneInput(buf, len);
+		rht_fuzz_one_input(buf, len);
 		n++;
 	}
 	printf("fuzz-standalone: %d passed, 0 failed\n", n);

@@ -20,7 +20,7 @@ static inline double rht_test_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Number of elements the table believes it holds. */
@@ -47,14 +47,14 @@ static inline unsigned int rht_test_nelems(struct rhashtable *ht)
 static inline bool rht_test_resizing(struct rhashtable *ht)
 {
 #ifdef RHT_IMPL_OURS
-	return READ_ONCE(ht->rs.old) != NULL;
+	return !!READ_ONCE(ht->rs.old);
 #else
 	struct bucket_table *tbl;
 	bool busy;
 
 	rcu_read_lock();
 	tbl = rht_dereference_rcu(ht->tbl, ht);
-	busy = rht_dereference_rcu(tbl->future_tbl, ht) != NULL;
+	busy = !!rht_dereference_rcu(tbl->future_tbl, ht);
 	rcu_read_unlock();
 	return busy;
 #endif
@@ -89,7 +89,7 @@ static inline void rht_test_quiesce_lock(struct rhashtable *ht)
 #endif
 		mutex_lock(&ht->mutex);
 #ifdef RHT_IMPL_OURS
-		busy = ht->rs.old != NULL;
+		busy = !!ht->rs.old;
 #else
 		busy = rht_dereference(rht_dereference(ht->tbl, ht)->future_tbl,
 				       ht) != NULL;
@@ -99,7 +99,8 @@ static inline void rht_test_quiesce_lock(struct rhashtable *ht)
 		mutex_unlock(&ht->mutex);
 		if (rht_test_now() - since > 10) {
 #ifdef RHT_IMPL_OURS
-			fprintf(stderr, "quiesce: resize stuck: step %u, gp %lu, flags %#lx, work pending %d, timer pending %d\n",
+			fprintf(stderr,
+				"quiesce: resize stuck: step %u, gp %lu, flags %#lx, work pending %d, timer pending %d\n",
 				ht->rs.step, ht->rs.gp, ht->flags,
 				work_pending(&ht->run_work),
 				timer_pending(&ht->retry));
@@ -200,8 +201,10 @@ static inline int rht_test_rehash(struct rhashtable *ht)
 }
 #endif
 
-#define RHT_TEST_RESIZE_ERR_OK(err)					\
-	((err) == -EBUSY || (err) == -ENOMEM || (err) == -EINVAL ||	\
-	 (err) == -E2BIG || (err) == -ERANGE)
+static inline bool rht_test_resize_err_ok(int err)
+{
+	return err == -EBUSY || err == -ENOMEM || err == -EINVAL ||
+	       err == -E2BIG || err == -ERANGE;
+}
 
 #endif /* _RHT_COMPAT_H */

@@ -52,7 +52,7 @@ static inline double rht_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Small, fast per-thread PRNG for the tests themselves (xorshift64*). */

@@ -10,6 +10,7 @@
 #include <execinfo.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,7 +44,8 @@ int debug_locks = 1;
 
 static unsigned long warn_count;
 
-void __sanitizer_print_stack_trace(void) __attribute__((weak));
+/* Linked in with a sanitizer runtime only: a weak reference, NULL without. */
+#pragma weak __sanitizer_print_stack_trace
 
 static void dump_stack_here(void)
 {
@@ -402,14 +404,9 @@ void rht_spin_lock_init(spinlock_t *l)
 	l->owner = NULL;
 }
 
-int rht_mutex_held_by_me(const struct mutex *m)
+int rht_lock_held_by_me(const void *const *owner)
 {
-	return __atomic_load_n(&m->owner, __ATOMIC_RELAXED) == &rht_ctx;
-}
-
-int rht_spin_held_by_me(const struct spinlock *l)
-{
-	return __atomic_load_n(&l->owner, __ATOMIC_RELAXED) == &rht_ctx;
+	return __atomic_load_n(owner, __ATOMIC_RELAXED) == &rht_ctx;
 }
 
 /* ------------------------------------------------------------------ */
@@ -422,8 +419,8 @@ static char tsan_cb_done;
 #define tsan_acquire(a)	__tsan_acquire(a)
 #define tsan_release(a)	__tsan_release(a)
 #else
-#define tsan_acquire(a)	do { } while (0)
-#define tsan_release(a)	do { } while (0)
+#define tsan_acquire(...)	do { } while (0)
+#define tsan_release(...)	do { } while (0)
 #endif
 
 static long rcu_pending;
@@ -481,11 +478,23 @@ static void run_callback(struct callback_head *head)
 	__atomic_fetch_sub(&rcu_pending, 1, __ATOMIC_RELEASE);
 }
 
-static void rcu_trampoline(rht_urcu_head_t *uh)
+/*
+ * liburcu's struct rcu_head is the urcu member of ours (linux/rcupdate.h
+ * checks the layout).  Outside of this glue its name is ours.
+ */
+#undef rcu_head
+static void rcu_trampoline(struct rcu_head *uh)
 {
 	run_callback((struct callback_head *)((char *)uh -
 				offsetof(struct callback_head, urcu)));
 }
+
+static void urcu_call_rcu(struct callback_head *head)
+{
+	__RHT_URCU(call_rcu)((struct rcu_head *)&head->urcu, rcu_trampoline);
+}
+
+#define rcu_head callback_head
 
 /*
  * Manual mode (rht_rcu_set_manual()): callbacks wait on a local FIFO,
@@ -513,7 +522,7 @@ static void enqueue_rcu(struct callback_head *head, rcu_callback_t func)
 		pthread_mutex_unlock(&rcu_manual_lock);
 		return;
 	}
-	__RHT_URCU(call_rcu)((rht_urcu_head_t *)&head->urcu, rcu_trampoline);
+	urcu_call_rcu(head);
 }
 
 void rht_rcu_set_manual(bool manual)
@@ -734,8 +743,8 @@ void rht_free_percpu(void __percpu *p)
 		return;
 	start = ((char *)p - pcpu_base) / PCPU_CHUNK;
 	pthread_mutex_lock(&pcpu_lock);
-	BUG_ON((char *)p < pcpu_base || start >= PCPU_NCHUNKS ||
-	       !pcpu_used[start] || !pcpu_len[start]);
+	rht_bug_on((char *)p < pcpu_base || start >= PCPU_NCHUNKS ||
+		   !pcpu_used[start] || !pcpu_len[start]);
 	memset(pcpu_used + start, 0, pcpu_len[start]);
 	pcpu_len[start] = 0;
 	pthread_mutex_unlock(&pcpu_lock);

@@ -67,7 +67,12 @@ struct stats {
  * Statistics of running threads are read by the auditor: the owner bumps
  * them with a relaxed atomic store, readers use relaxed atomic loads.
  */
-#define BUMP(field, n)	__atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
+static inline void stat_add(u64 *field, u64 n)
+{
+	__atomic_store_n(field, *field + n, __ATOMIC_RELAXED);
+}
+
+#define BUMP(field, n)	stat_add(&(field), (n))
 #define LOAD(field)	__atomic_load_n(&(field), __ATOMIC_RELAXED)
 
 struct writer {
@@ -285,7 +290,7 @@ static void insert_failed(struct writer *w, struct tobj *obj, int err,
 		w->st.busy++;
 	else
 		rht_fail("%s of absent key %#x returned %d", how, obj->key, err);
-	CHECK(lookup_own(obj->key) == NULL,
+	CHECK(!lookup_own(obj->key),
 	      "key %#x visible after failed %s (%d)", obj->key, how, err);
 	obj_retire(obj);
 }
@@ -328,7 +333,7 @@ static void writer_absent(struct writer *w, u32 slot, u32 key)
 		return;
 	}
 	default:
-		CHECK(lookup_own(key) == NULL, "absent key %#x found", key);
+		CHECK(!lookup_own(key), "absent key %#x found", key);
 		w->st.lookups++;
 		return;
 	}
@@ -354,7 +359,7 @@ static void writer_present(struct writer *w, u32 slot, u32 key)
 		w->obj[slot] = NULL;
 		w->present--;
 		w->st.removes++;
-		CHECK(lookup_own(key) == NULL,
+		CHECK(!lookup_own(key),
 		      "key %#x still found after remove", key);
 		obj_retire(obj);
 		return;
@@ -522,7 +527,7 @@ static void *resizer_main(void *arg)
 			break;
 		}
 		if (err)
-			CHECK(RHT_TEST_RESIZE_ERR_OK(err),
+			CHECK(rht_test_resize_err_ok(err),
 			      "explicit resize returned %d", err);
 		resizer_st.resizes++;
 		resizer_st.resize_err += !!err;
@@ -593,29 +598,29 @@ static u64 expected_count(void)
 	return n;
 }
 
+static void stats_add(struct stats *sum, struct stats *s)
+{
+	sum->lookups += LOAD(s->lookups);
+	sum->false_miss += LOAD(s->false_miss);
+	sum->false_hit += LOAD(s->false_hit);
+	sum->bad_obj += LOAD(s->bad_obj);
+	sum->inserts += LOAD(s->inserts);
+	sum->removes += LOAD(s->removes);
+	sum->replaces += LOAD(s->replaces);
+	sum->nomem += LOAD(s->nomem);
+	sum->busy += LOAD(s->busy);
+	sum->ops += LOAD(s->ops);
+}
+
 static void totals(struct stats *sum)
 {
 	int i;
 
 	memset(sum, 0, sizeof(*sum));
-#define ADD(s)								\
-	do {								\
-		sum->lookups += LOAD((s)->lookups);				\
-		sum->false_miss += LOAD((s)->false_miss);			\
-		sum->false_hit += LOAD((s)->false_hit);			\
-		sum->bad_obj += LOAD((s)->bad_obj);				\
-		sum->inserts += LOAD((s)->inserts);				\
-		sum->removes += LOAD((s)->removes);				\
-		sum->replaces += LOAD((s)->replaces);				\
-		sum->nomem += LOAD((s)->nomem);				\
-		sum->busy += LOAD((s)->busy);					\
-		sum->ops += LOAD((s)->ops);					\
-	} while (0)
 	for (i = 0; i < opt.readers; i++)
-		ADD(&readers[i].st);
+		stats_add(sum, &readers[i].st);
 	for (i = 0; i < opt.writers; i++)
-		ADD(&writers[i].st);
-#undef ADD
+		stats_add(sum, &writers[i].st);
 	sum->walks = LOAD(walker_st.walks);
 	sum->walk_objs = LOAD(walker_st.walk_objs);
 	sum->walk_eagain = LOAD(walker_st.walk_eagain);
@@ -627,7 +632,7 @@ static void totals(struct stats *sum)
 static unsigned int audits;
 
 /* Runs with every writer (and the resizer) paused. */
-static void audit(const char *when)
+static void audit_table(const char *when)
 {
 	u32 total_churn = opt.nchurn * opt.writers;
 	struct rhashtable_iter iter;
@@ -786,7 +791,7 @@ static void teardown(void)
 
 /* ------------------------------------------------------------------ */
 
-static void usage(const char *prog)
+static void print_usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [-d secs] [-r readers] [-w writers] [-k stable_keys]\n"
@@ -809,36 +814,60 @@ int main(int argc, char **argv)
 	opt.writers = max(2, opt.readers / 2);
 	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:X:Wvh")) != -1) {
 		switch (c) {
-		case 'd': opt.secs = atof(optarg); break;
-		case 'r': opt.readers = atoi(optarg); break;
-		case 'w': opt.writers = atoi(optarg); break;
-		case 'k': opt.nstable = atoi(optarg); break;
-		case 'c': opt.nchurn = atoi(optarg); break;
-		case 's': opt.seed = strtoull(optarg, NULL, 0); break;
-		case 'F': opt.fail_ppm = atoi(optarg); break;
-		case 'p': opt.checkpoint_ms = atoi(optarg); break;
-		case 'W': opt.walker = 0; break;
-		case 'v': opt.verbose++; break;
-		case 'X': opt.sabotage = atoi(optarg); break;
-		default: usage(argv[0]);
+		case 'd':
+			opt.secs = atof(optarg);
+			break;
+		case 'r':
+			opt.readers = atoi(optarg);
+			break;
+		case 'w':
+			opt.writers = atoi(optarg);
+			break;
+		case 'k':
+			opt.nstable = atoi(optarg);
+			break;
+		case 'c':
+			opt.nchurn = atoi(optarg);
+			break;
+		case 's':
+			opt.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'F':
+			opt.fail_ppm = atoi(optarg);
+			break;
+		case 'p':
+			opt.checkpoint_ms = atoi(optarg);
+			break;
+		case 'W':
+			opt.walker = 0;
+			break;
+		case 'v':
+			opt.verbose++;
+			break;
+		case 'X':
+			opt.sabotage = atoi(optarg);
+			break;
+		default:
+			print_usage(argv[0]);
 		}
 	}
 	if (opt.readers < 1 || opt.writers < 1 || opt.nstable < 1 ||
 	    opt.nchurn < 1)
-		usage(argv[0]);
+		print_usage(argv[0]);
 	rht_random_seed(opt.seed);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	printf("stress: impl %s, %d readers, %d writers%s%s, %u stable + %u churn keys, %.1fs, seed %llu, fail %u ppm\n",
-	       RHT_IMPL_NAME, opt.readers, opt.writers,
-	       opt.walker ? ", walker" : "",
+	fprintf(stdout,
+		"stress: impl %s, %d readers, %d writers%s%s, %u stable + %u churn keys, %.1fs, seed %llu, fail %u ppm\n",
+		RHT_IMPL_NAME, opt.readers, opt.writers,
+		opt.walker ? ", walker" : "",
 #ifdef RHT_TEST_HAVE_RESIZE
-	       ", resizer",
+		", resizer",
 #else
-	       "",
+		"",
 #endif
-	       opt.nstable, opt.nchurn * opt.writers, opt.secs,
-	       (unsigned long long)opt.seed, opt.fail_ppm);
+		opt.nstable, opt.nchurn * opt.writers, opt.secs,
+		(unsigned long long)opt.seed, opt.fail_ppm);
 
 	err = rhashtable_init(&ht, &tparams);
 	CHECK(!err, "rhashtable_init: %d", err);
@@ -876,7 +905,7 @@ int main(int argc, char **argv)
 		trng_seed(&readers[i].rng, opt.seed * 2000 + i);
 	}
 
-	audit("initial");
+	audit_table("initial");
 	rht_set_fail_ppm(opt.fail_ppm);
 
 	pausers = opt.writers;
@@ -910,7 +939,7 @@ int main(int argc, char **argv)
 		if (opt.checkpoint_ms > 0 && rht_now() >= next_audit) {
 			pause_all();
 			rht_set_fail_ppm(0);
-			audit("checkpoint");
+			audit_table("checkpoint");
 			rht_set_fail_ppm(opt.fail_ppm);
 			resume_all();
 			next_audit = rht_now() + opt.checkpoint_ms / 1000.0;
@@ -929,7 +958,7 @@ int main(int argc, char **argv)
 	pthread_join(resizer_tid, NULL);
 #endif
 	rht_set_fail_ppm(0);
-	audit("final");
+	audit_table("final");
 
 	totals(&sum);
 	printf("stress: %llu lookups (%llu false misses, %llu false hits, %llu bad objects)\n",
@@ -937,19 +966,21 @@ int main(int argc, char **argv)
 	       (unsigned long long)sum.false_miss,
 	       (unsigned long long)sum.false_hit,
 	       (unsigned long long)sum.bad_obj);
-	printf("stress: %llu writer ops: %llu inserts, %llu removes, %llu replaces, %llu -ENOMEM, %llu -EBUSY (%lu injected alloc failures)\n",
-	       (unsigned long long)sum.ops, (unsigned long long)sum.inserts,
-	       (unsigned long long)sum.removes,
-	       (unsigned long long)sum.replaces,
-	       (unsigned long long)sum.nomem, (unsigned long long)sum.busy,
-	       rht_alloc_failed_count());
+	fprintf(stdout,
+		"stress: %llu writer ops: %llu inserts, %llu removes, %llu replaces, %llu -ENOMEM, %llu -EBUSY (%lu injected alloc failures)\n",
+		(unsigned long long)sum.ops, (unsigned long long)sum.inserts,
+		(unsigned long long)sum.removes,
+		(unsigned long long)sum.replaces,
+		(unsigned long long)sum.nomem, (unsigned long long)sum.busy,
+		rht_alloc_failed_count());
 	printf("stress: %lu table-size changes seen, %lu shim allocations\n",
 	       size_changes, rht_alloc_total_count());
-	printf("stress: %llu walks, %llu objects walked, %llu -EAGAIN, %llu stable keys skipped by stop/start walks\n",
-	       (unsigned long long)sum.walks,
-	       (unsigned long long)sum.walk_objs,
-	       (unsigned long long)sum.walk_eagain,
-	       (unsigned long long)sum.walk_missed_stopstart);
+	fprintf(stdout,
+		"stress: %llu walks, %llu objects walked, %llu -EAGAIN, %llu stable keys skipped by stop/start walks\n",
+		(unsigned long long)sum.walks,
+		(unsigned long long)sum.walk_objs,
+		(unsigned long long)sum.walk_eagain,
+		(unsigned long long)sum.walk_missed_stopstart);
 #ifdef RHT_TEST_HAVE_RESIZE
 	printf("stress: %llu explicit resizes (%llu refused)\n",
 	       (unsigned long long)sum.resizes,

@@ -52,7 +52,7 @@ static inline int bit_spin_trylock(int bitnum, unsigned long *addr)
 static inline void bit_spin_unlock(int bitnum, unsigned long *addr)
 {
 #ifdef RHT_SHIM_DEBUG
-	BUG_ON(!rht_test_bit_relaxed(bitnum, addr));
+	rht_bug_on(!rht_test_bit_relaxed(bitnum, addr));
 #endif
 	clear_bit_unlock(bitnum, addr);
 	preempt_enable();

@@ -12,6 +12,7 @@ static inline unsigned long *rht_shim_bitmap_alloc(unsigned int nbits,
 	return rht_shim_alloc(BITS_TO_LONGS(nbits) * sizeof(unsigned long),
 			      gfp, 0);
 }
+
 #define bitmap_alloc(nbits, gfp)	rht_shim_bitmap_alloc(nbits, gfp)
 #define bitmap_free(p)			rht_shim_free(p)
 

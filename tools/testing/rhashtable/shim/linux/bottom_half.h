@@ -10,7 +10,7 @@
 #define local_bh_enable()						\
 do {									\
 	barrier();							\
-	BUG_ON(--rht_ctx.bh < 0);					\
+	rht_bug_on(--rht_ctx.bh < 0);					\
 } while (0)
 #else
 #define local_bh_disable()	barrier()

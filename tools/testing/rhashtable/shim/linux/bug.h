@@ -11,10 +11,10 @@
 #include <linux/build_bug.h>
 #include <stdbool.h>
 
-void rht_shim_warn(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void rht_shim_bug(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4), noreturn));
+__printf(3, 4)
+void rht_shim_warn(const char *file, int line, const char *fmt, ...);
+__printf(3, 4) __noreturn
+void rht_shim_bug(const char *file, int line, const char *fmt, ...);
 
 #undef WARN
 #undef WARN_ON
@@ -44,13 +44,20 @@ void rht_shim_bug(const char *file, int line, const char *fmt, ...)
 	unlikely(__w);							\
 })
 #define WARN_ON_ONCE(cond)	WARN_ONCE(cond, "WARN_ON_ONCE(%s)", #cond)
-#define BUG()		rht_shim_bug(__FILE__, __LINE__, "BUG()")
-#define BUG_ON(cond)							\
+
+/*
+ * The shims' own consistency checks abort through rht_bug_on(), and so
+ * do BUG() and BUG_ON(), which are the same with the kernel's names.
+ */
+#define rht_bug()	rht_shim_bug(__FILE__, __LINE__, "BUG()")
+#define rht_bug_on(cond)						\
 do {									\
 	if (unlikely(cond))						\
 		rht_shim_bug(__FILE__, __LINE__, "BUG_ON(%s)", #cond);	\
 } while (0)
-#define VM_BUG_ON(cond)		BUG_ON(cond)
+#define BUG			rht_bug
+#define BUG_ON			rht_bug_on
+#define VM_BUG_ON		rht_bug_on
 #define VM_WARN_ON(cond)	((void)WARN_ON(cond))
 #define VM_WARN_ON_ONCE(cond)	((void)WARN_ON_ONCE(cond))
 

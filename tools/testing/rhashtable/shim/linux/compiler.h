@@ -38,14 +38,8 @@ do {									\
 #ifndef __private
 #define __private
 #endif
-#ifndef ACCESS_PRIVATE
-#define ACCESS_PRIVATE(p, member)	((p)->member)
-#endif
 #ifndef __must_check
 #define __must_check		__attribute__((__warn_unused_result__))
-#endif
-#ifndef __cold
-#define __cold			__attribute__((__cold__))
 #endif
 #ifndef __cleanup
 #define __cleanup(func)		__attribute__((__cleanup__(func)))
@@ -54,7 +48,7 @@ do {									\
 #define fallthrough		__attribute__((__fallthrough__))
 #endif
 #ifndef __counted_by
-#define __counted_by(member)
+#define __counted_by(...)
 #endif
 #ifndef __nonstring
 #define __nonstring
@@ -71,29 +65,17 @@ do {									\
 #ifndef __latent_entropy
 #define __latent_entropy
 #endif
-#ifndef __always_inline
-#define __always_inline		inline __attribute__((__always_inline__))
-#endif
-#undef noinline
-#define noinline		__attribute__((__noinline__))
 #ifndef __UNIQUE_ID
 #define __UNIQUE_ID(prefix)	__PASTE(__PASTE(__UNIQUE_ID_, prefix), __COUNTER__)
 #endif
-#ifndef __unqual_scalar_typeof
-#define __unqual_scalar_typeof(x) __typeof__(_Generic((x),		\
-	char: (char)0, signed char: (signed char)0,			\
-	unsigned char: (unsigned char)0, short: (short)0,		\
-	unsigned short: (unsigned short)0, int: (int)0,			\
-	unsigned int: (unsigned int)0, long: (long)0,			\
-	unsigned long: (unsigned long)0, long long: (long long)0,	\
-	unsigned long long: (unsigned long long)0, default: (x)))
-#endif
+/* No KCSAN here: data_race() and the assertions are plain code. */
 #ifndef data_race
+/* An intentional data race: the access as it is. */
 #define data_race(expr)		(expr)
 #endif
 #ifndef ASSERT_EXCLUSIVE_WRITER
-#define ASSERT_EXCLUSIVE_WRITER(var)	do { } while (0)
-#define ASSERT_EXCLUSIVE_ACCESS(var)	do { } while (0)
+#define ASSERT_EXCLUSIVE_WRITER(...)	do { } while (0)
+#define ASSERT_EXCLUSIVE_ACCESS(...)	do { } while (0)
 #endif
 #ifndef _RET_IP_
 #define _RET_IP_	((unsigned long)__builtin_return_address(0))

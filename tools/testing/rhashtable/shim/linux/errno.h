@@ -7,7 +7,6 @@
 /* Kernel-internal error numbers that userspace never sees. */
 #define ERESTARTSYS	512
 #define ERESTARTNOINTR	513
-#define ENOTSUPP	524
 #define EPROBE_DEFER	517
 
 #endif /* _RHT_SHIM_LINUX_ERRNO_H */

@@ -4,12 +4,13 @@
 
 #include_next <linux/export.h>
 
+/* A program exports nothing: the namespaced variants are empty too. */
 #ifndef EXPORT_SYMBOL_NS
-#define EXPORT_SYMBOL_NS(sym, ns)
-#define EXPORT_SYMBOL_NS_GPL(sym, ns)
+#define EXPORT_SYMBOL_NS(...)
+#define EXPORT_SYMBOL_NS_GPL	EXPORT_SYMBOL_NS
 #endif
 #ifndef EXPORT_SYMBOL_GPL_FOR_MODULES
-#define EXPORT_SYMBOL_GPL_FOR_MODULES(sym, mods)
+#define EXPORT_SYMBOL_GPL_FOR_MODULES(...)
 #endif
 #define THIS_MODULE	((void *)0)
 

@@ -5,7 +5,6 @@
 #define __init
 #define __exit
 #define __initdata
-#define __initconst
 #define __exitdata
 #define __ref
 #define __refdata
@@ -23,7 +22,8 @@
 #define fs_initcall(fn)		__rht_initcall(fn)
 #define device_initcall(fn)	__rht_initcall(fn)
 #define late_initcall(fn)	__rht_initcall(fn)
-#define __setup(str, fn)
-#define early_param(str, fn)
+/* Command line parameters: there is no kernel command line. */
+#define __setup(...)
+#define early_param(...)
 
 #endif /* _RHT_SHIM_LINUX_INIT_H */

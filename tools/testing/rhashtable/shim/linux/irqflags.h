@@ -30,7 +30,7 @@ do {									\
 #endif
 #define raw_local_irq_save(flags)	local_irq_save(flags)
 #define raw_local_irq_restore(flags)	local_irq_restore(flags)
-#define local_save_flags(flags)	do { (flags) = irqs_disabled(); } while (0)
+#define local_save_flags(flags)	((flags) = irqs_disabled())
 #define lockdep_assert_irqs_disabled()	WARN_ON_ONCE(!irqs_disabled())
 #define lockdep_assert_irqs_enabled()	WARN_ON_ONCE(irqs_disabled())
 

@@ -26,8 +26,13 @@ unsigned long rht_jiffies(void);
 #define time_before(a, b)	time_after(b, a)
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 #define time_before_eq(a, b)	time_after_eq(b, a)
-#define time_in_range(a, b, c)	(time_after_eq(a, b) && time_before_eq(a, c))
 #define time_is_before_jiffies(a)	time_after(jiffies, a)
 #define time_is_after_jiffies(a)	time_before(jiffies, a)
+
+static inline bool time_in_range(unsigned long a, unsigned long b,
+				 unsigned long c)
+{
+	return time_after_eq(a, b) && time_before_eq(a, c);
+}
 
 #endif /* _RHT_SHIM_LINUX_JIFFIES_H */

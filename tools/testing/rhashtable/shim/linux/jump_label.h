@@ -8,9 +8,11 @@
 struct static_key {
 	atomic_t enabled;
 };
+
 struct static_key_true {
 	struct static_key key;
 };
+
 struct static_key_false {
 	struct static_key key;
 };

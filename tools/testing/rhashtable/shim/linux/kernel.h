@@ -42,20 +42,21 @@
 #include <linux/overflow.h>
 #include <linux/err.h>
 #include <linux/sched.h>
+#include <linux/align.h>
 
-#ifndef DIV_ROUND_UP
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
-#endif
-#ifndef ALIGN
-#define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
-#endif
 #ifndef clamp_t
 #define clamp_t(type, val, lo, hi)	min_t(type, max_t(type, val, lo), hi)
 #define clamp_val(val, lo, hi)		clamp_t(__typeof__(val), val, lo, hi)
 #endif
 #ifndef swap
 #define swap(a, b)							\
-	do { __typeof__(a) __tmp = (a); (a) = (b); (b) = __tmp; } while (0)
+do {									\
+	__typeof__(a) *__sw_a = &(a), *__sw_b = &(b);			\
+	__typeof__(a) __sw_tmp = *__sw_a;				\
+									\
+	*__sw_a = *__sw_b;						\
+	*__sw_b = __sw_tmp;						\
+} while (0)
 #endif
 #ifndef U32_MAX
 #define U8_MAX		((u8)~0U)

@@ -4,83 +4,133 @@
  * held by me" is answered for real for struct mutex and spinlock_t (both
  * shims record their owner), so lockdep_assert_held() and the
  * rcu_dereference_protected() conditions that use lockdep_is_held() are
- * actually checked in RHT_SHIM_DEBUG builds.  Any other lock type is
- * reported as held.
+ * actually checked in RHT_SHIM_DEBUG builds.
  */
 #ifndef _RHT_SHIM_LINUX_LOCKDEP_H
 #define _RHT_SHIM_LINUX_LOCKDEP_H
 
+#include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/bug.h>
 #include <linux/lockdep_types.h>
 
-struct mutex;
-struct spinlock;
-
 extern int debug_locks;
 
-int rht_mutex_held_by_me(const struct mutex *m);
-int rht_spin_held_by_me(const struct spinlock *l);
+/*
+ * Every lock type of the shims (struct mutex, spinlock_t) has an ->owner:
+ * the address of the holder's rht_ctx, or NULL.
+ */
+int rht_lock_held_by_me(const void *const *owner);
 
-#define lockdep_is_held(l) _Generic((l),				\
-	struct mutex *: rht_mutex_held_by_me((const void *)(l)),	\
-	const struct mutex *: rht_mutex_held_by_me((const void *)(l)),	\
-	struct spinlock *: rht_spin_held_by_me((const void *)(l)),	\
-	const struct spinlock *: rht_spin_held_by_me((const void *)(l)),\
-	default: 1)
-#define lockdep_is_held_type(l, r)	lockdep_is_held(l)
-#define lock_is_held(map)		1
+#define lockdep_is_held(l)		rht_lock_held_by_me(&(l)->owner)
+#define lockdep_is_held_type(l, ...)	lockdep_is_held(l)
+
+static inline int lock_is_held(const struct lockdep_map *map)
+{
+	return 1;
+}
 
 #ifdef CONFIG_PROVE_LOCKING
 #define lockdep_assert_held(l)		WARN_ON(!lockdep_is_held(l))
 #define lockdep_assert_held_once(l)	WARN_ON_ONCE(!lockdep_is_held(l))
-#define lockdep_assert_not_held(l)	WARN_ON(lockdep_is_held(l) == 1 && \
-						_Generic((l), struct mutex *: 1, \
-							 struct spinlock *: 1, \
-							 default: 0))
+#define lockdep_assert_not_held(l)	WARN_ON(lockdep_is_held(l))
 #define lockdep_assert(c)		WARN_ON(!(c))
 #define lockdep_assert_once(c)		WARN_ON_ONCE(!(c))
 #else
-#define lockdep_assert_held(l)		do { (void)(l); } while (0)
-#define lockdep_assert_held_once(l)	do { (void)(l); } while (0)
-#define lockdep_assert_not_held(l)	do { (void)(l); } while (0)
-#define lockdep_assert(c)		do { } while (0)
-#define lockdep_assert_once(c)		do { } while (0)
+#define lockdep_assert_held(l)		((void)(l))
+#define lockdep_assert_held_once(l)	((void)(l))
+#define lockdep_assert_not_held(l)	((void)(l))
+#define lockdep_assert(...)		do { } while (0)
+#define lockdep_assert_once(...)	do { } while (0)
 #endif
 #define lockdep_assert_held_write(l)	lockdep_assert_held(l)
 #define lockdep_assert_held_read(l)	lockdep_assert_held(l)
 #define lockdep_assert_preemption_disabled()	do { } while (0)
 #define lockdep_assert_preemption_enabled()	do { } while (0)
 
-#define lockdep_init_map(map, n, key, sub)				\
-	do { (map)->name = (n); (void)(key); (void)(sub); } while (0)
-#define lockdep_init_map_type(map, n, key, sub, ...)			\
-	lockdep_init_map(map, n, key, sub)
-#define lockdep_init_map_wait(map, n, key, sub, inner)			\
-	lockdep_init_map(map, n, key, sub)
-#define lockdep_init_map_waits(map, n, key, sub, inner, outer)		\
-	lockdep_init_map(map, n, key, sub)
-#define DEFINE_WAIT_OVERRIDE_MAP(_name, _wait_type)			\
+static inline void lockdep_init_map(struct lockdep_map *map, const char *name,
+				    struct lock_class_key *key, int subclass)
+{
+	map->name = name;
+}
+
+static inline void lockdep_init_map_wait(struct lockdep_map *map,
+					 const char *name,
+					 struct lock_class_key *key,
+					 int subclass, u8 inner)
+{
+	lockdep_init_map(map, name, key, subclass);
+}
+
+static inline void lockdep_init_map_waits(struct lockdep_map *map,
+					  const char *name,
+					  struct lock_class_key *key,
+					  int subclass, u8 inner, u8 outer)
+{
+	lockdep_init_map(map, name, key, subclass);
+}
+
+static inline void lockdep_init_map_type(struct lockdep_map *map,
+					 const char *name,
+					 struct lock_class_key *key,
+					 int subclass, u8 inner, u8 outer,
+					 u8 lock_type)
+{
+	lockdep_init_map(map, name, key, subclass);
+}
+
+#define DEFINE_WAIT_OVERRIDE_MAP(_name, ...)				\
 	struct lockdep_map _name = { .name = #_name }
-#define lock_map_acquire_try(map)		do { (void)(map); } while (0)
-#define lockdep_set_class(l, key)		do { (void)(key); } while (0)
-#define lockdep_set_class_and_name(l, key, n)	do { (void)(key); } while (0)
-#define lockdep_set_class_and_subclass(l, key, s) do { (void)(key); } while (0)
-#define lockdep_set_subclass(l, s)		do { } while (0)
-#define lockdep_set_novalidate_class(l)		do { } while (0)
-#define lockdep_register_key(key)		do { } while (0)
-#define lockdep_unregister_key(key)		do { } while (0)
+
+/* Lock classes only matter to the real lockdep. */
+static inline void lockdep_set_class(void *lock, struct lock_class_key *key)
+{
+}
+
+static inline void lockdep_set_class_and_name(void *lock,
+					      struct lock_class_key *key,
+					      const char *name)
+{
+}
+
+static inline void lockdep_set_class_and_subclass(void *lock,
+						  struct lock_class_key *key,
+						  unsigned int subclass)
+{
+}
+
+static inline void lockdep_set_subclass(void *lock, unsigned int subclass)
+{
+}
+
+static inline void lockdep_set_novalidate_class(void *lock)
+{
+}
+
+static inline void lockdep_register_key(struct lock_class_key *key)
+{
+}
+
+static inline void lockdep_unregister_key(struct lock_class_key *key)
+{
+}
+
 #define lockdep_off()				do { } while (0)
 #define lockdep_on()				do { } while (0)
 
-#define lock_acquire(map, sub, try, read, check, nest, ip)	do { } while (0)
-#define lock_acquire_exclusive(map, sub, try, nest, ip)	do { } while (0)
-#define lock_acquire_shared(map, sub, try, nest, ip)	do { } while (0)
-#define lock_release(map, ip)			do { } while (0)
-#define lock_map_acquire(map)			do { (void)(map); } while (0)
-#define lock_map_acquire_read(map)		do { (void)(map); } while (0)
-#define lock_map_release(map)			do { (void)(map); } while (0)
-#define might_lock(l)				do { } while (0)
-#define might_lock_nested(l, s)			do { } while (0)
+/*
+ * Acquire/release annotations take no notice of their arguments, which
+ * need not even be valid without lockdep (the kernel's _THIS_IP_).
+ */
+#define lock_acquire(...)			do { } while (0)
+#define lock_acquire_exclusive(...)		do { } while (0)
+#define lock_acquire_shared(...)		do { } while (0)
+#define lock_release(...)			do { } while (0)
+#define lock_map_acquire_try(map)		((void)(map))
+#define lock_map_acquire(map)			((void)(map))
+#define lock_map_acquire_read(map)		((void)(map))
+#define lock_map_release(map)			((void)(map))
+#define might_lock(...)				do { } while (0)
+#define might_lock_nested(...)			do { } while (0)
 
 #endif /* _RHT_SHIM_LINUX_LOCKDEP_H */

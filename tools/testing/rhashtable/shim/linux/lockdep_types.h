@@ -26,7 +26,7 @@ enum lockdep_lock_type {
 	LD_LOCK_MAX,
 };
 
-#define STATIC_LOCKDEP_MAP_INIT(_name, _key)	{ .name = (_name) }
+#define STATIC_LOCKDEP_MAP_INIT(_name, ...)	{ .name = (_name) }
 #define SINGLE_DEPTH_NESTING			1
 #define MAX_LOCKDEP_SUBCLASSES			8UL
 

@@ -3,6 +3,8 @@
 #define _RHT_SHIM_LINUX_MM_H
 
 #include <linux/types.h>
+#include <linux/bits.h>
+#include <linux/log2.h>
 #include <linux/gfp.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -11,7 +13,7 @@
 #define PAGE_SHIFT	12
 #endif
 #ifndef PAGE_SIZE
-#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define PAGE_SIZE	BIT(PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 #endif
 #ifndef PAGE_ALIGN
@@ -28,7 +30,12 @@
 #define free_pages(addr, order)						\
 	do { (void)(order); rht_shim_free((void *)(addr)); } while (0)
 #define free_page(addr)			free_pages((addr), 0)
-#define get_order(n)							\
-	((n) <= PAGE_SIZE ? 0 : (int)ilog2(roundup_pow_of_two(n) >> PAGE_SHIFT))
+
+static inline int get_order(unsigned long size)
+{
+	if (size <= PAGE_SIZE)
+		return 0;
+	return (int)ilog2(roundup_pow_of_two(size) >> PAGE_SHIFT);
+}
 
 #endif /* _RHT_SHIM_LINUX_MM_H */

@@ -16,8 +16,9 @@ struct mutex {
 	const void *owner;	/* &rht_ctx of the holder, or NULL */
 };
 
-#define __MUTEX_INITIALIZER(name)	{ PTHREAD_MUTEX_INITIALIZER, NULL }
-#define DEFINE_MUTEX(name)		struct mutex name = __MUTEX_INITIALIZER(name)
+#define __RHT_MUTEX_INIT		{ PTHREAD_MUTEX_INITIALIZER, NULL }
+#define __MUTEX_INITIALIZER(...)	__RHT_MUTEX_INIT
+#define DEFINE_MUTEX(name)		struct mutex name = __RHT_MUTEX_INIT
 
 #define rht_self()	((const void *)&rht_ctx)
 
@@ -40,7 +41,7 @@ static inline void __rht_mutex_lock(struct mutex *m)
 }
 
 #define mutex_lock(m)	do { might_sleep(); __rht_mutex_lock(m); } while (0)
-#define mutex_lock_nested(m, sub)		mutex_lock(m)
+#define mutex_lock_nested(m, ...)		mutex_lock(m)
 #define mutex_lock_interruptible(m)		({ mutex_lock(m); 0; })
 #define mutex_lock_killable(m)			({ mutex_lock(m); 0; })
 #define mutex_lock_io(m)			mutex_lock(m)
@@ -58,7 +59,7 @@ static inline void mutex_unlock(struct mutex *m)
 #ifdef RHT_SHIM_DEBUG
 	if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != rht_self())
 		rht_shim_bug(__FILE__, __LINE__,
-			     "mutex_unlock() of a mutex not held by this thread");
+			     "%s() of a mutex not held by this thread", __func__);
 #endif
 	__atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&m->lock);
@@ -66,7 +67,7 @@ static inline void mutex_unlock(struct mutex *m)
 
 static inline bool mutex_is_locked(struct mutex *m)
 {
-	return __atomic_load_n(&m->owner, __ATOMIC_RELAXED) != NULL;
+	return !!__atomic_load_n(&m->owner, __ATOMIC_RELAXED);
 }
 
 DEFINE_GUARD(mutex, struct mutex *, mutex_lock(_T), mutex_unlock(_T))

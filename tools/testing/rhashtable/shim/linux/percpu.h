@@ -20,12 +20,14 @@
 #define _RHT_SHIM_LINUX_PERCPU_H
 
 #include <linux/types.h>
+#include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/gfp.h>
 #include <linux/preempt.h>
 #include "../rht_shim.h"
 
-#define RHT_PCPU_UNIT		(1UL << 20)
+#define RHT_PCPU_UNIT		BIT(20)
 
 extern unsigned int nr_cpu_ids;
 
@@ -37,14 +39,14 @@ void rht_free_percpu(void __percpu *p);
 #define alloc_percpu_gfp(type, g)					\
 	((__typeof__(type) __percpu *)rht_alloc_percpu(sizeof(type),	\
 					__alignof__(type), (g)))
-#define alloc_percpu(type)		alloc_percpu_gfp(type, GFP_KERNEL)
-#define alloc_percpu_noprof(type)	alloc_percpu(type)
+#define alloc_percpu(...)		alloc_percpu_gfp(__VA_ARGS__, GFP_KERNEL)
+#define alloc_percpu_noprof(...)	alloc_percpu(__VA_ARGS__)
 #define free_percpu(p)			rht_free_percpu(p)
 
-#define DEFINE_PER_CPU(type, name)					\
-	_Static_assert(0, "static per-CPU variables are not supported "	\
-		       "by the rhashtable shims, use alloc_percpu()")
-#define DECLARE_PER_CPU(type, name)	DEFINE_PER_CPU(type, name)
+#define DEFINE_PER_CPU(...)						\
+	static_assert(0, "static per-CPU variables are not supported "	\
+		      "by the rhashtable shims, use alloc_percpu()")
+#define DECLARE_PER_CPU			DEFINE_PER_CPU
 
 static inline int smp_processor_id(void)
 {
@@ -52,10 +54,16 @@ static inline int smp_processor_id(void)
 
 	return likely(cpu >= 0) ? cpu : rht_shim_cpu_id();
 }
+
 #define raw_smp_processor_id()	smp_processor_id()
 #define get_cpu()		({ preempt_disable(); smp_processor_id(); })
 #define put_cpu()		preempt_enable()
-#define cpu_to_node(cpu)	0
+
+static inline int cpu_to_node(int cpu)
+{
+	return 0;
+}
+
 #define numa_node_id()		0
 #define numa_mem_id()		0
 
@@ -65,7 +73,8 @@ static inline int smp_processor_id(void)
 #define cpu_online(cpu)		((unsigned int)(cpu) < nr_cpu_ids)
 #define cpu_possible(cpu)	cpu_online(cpu)
 #define for_each_possible_cpu(cpu)					\
-	for ((cpu) = 0; (cpu) < (int)nr_cpu_ids; (cpu)++)
+	for (int __rht_cpu = 0; ((cpu) = __rht_cpu) < (int)nr_cpu_ids;	\
+	     __rht_cpu++)
 #define for_each_online_cpu(cpu)	for_each_possible_cpu(cpu)
 #define for_each_present_cpu(cpu)	for_each_possible_cpu(cpu)
 
@@ -85,20 +94,26 @@ do {									\
 	__typeof__(pcp) __pw_v = (v);					\
 	__rht_pcpu_store(this_cpu_ptr(&(pcp)), __pw_v);			\
 } while (0)
+/* this_cpu_<op>(): load, op(), store; @op is one of the helpers below. */
 #define __rht_pcpu_rmw(pcp, op, v) ({					\
-	__typeof__(&(pcp)) __pr_p = this_cpu_ptr(&(pcp));		\
-	__typeof__(pcp) __pr_n = __rht_pcpu_load(__pr_p) op (v);	\
+	__auto_type __pr_p = this_cpu_ptr(&(pcp));			\
+	__typeof__(*__pr_p) __pr_n = op(__rht_pcpu_load(__pr_p), (v));	\
+									\
 	__rht_pcpu_store(__pr_p, __pr_n);				\
 	__pr_n;								\
 })
-#define this_cpu_add(pcp, v)		((void)__rht_pcpu_rmw(pcp, +, v))
-#define this_cpu_sub(pcp, v)		((void)__rht_pcpu_rmw(pcp, -, v))
+#define __rht_pcpu_add(a, b)		((a) + (b))
+#define __rht_pcpu_sub(a, b)		((a) - (b))
+#define __rht_pcpu_and(a, b)		((a) & (b))
+#define __rht_pcpu_or(a, b)		((a) | (b))
+#define this_cpu_add(pcp, v)	((void)__rht_pcpu_rmw(pcp, __rht_pcpu_add, v))
+#define this_cpu_sub(pcp, v)	((void)__rht_pcpu_rmw(pcp, __rht_pcpu_sub, v))
 #define this_cpu_inc(pcp)		this_cpu_add(pcp, 1)
 #define this_cpu_dec(pcp)		this_cpu_sub(pcp, 1)
-#define this_cpu_and(pcp, v)		((void)__rht_pcpu_rmw(pcp, &, v))
-#define this_cpu_or(pcp, v)		((void)__rht_pcpu_rmw(pcp, |, v))
-#define this_cpu_add_return(pcp, v)	__rht_pcpu_rmw(pcp, +, v)
-#define this_cpu_sub_return(pcp, v)	__rht_pcpu_rmw(pcp, -, v)
+#define this_cpu_and(pcp, v)	((void)__rht_pcpu_rmw(pcp, __rht_pcpu_and, v))
+#define this_cpu_or(pcp, v)	((void)__rht_pcpu_rmw(pcp, __rht_pcpu_or, v))
+#define this_cpu_add_return(pcp, v)	__rht_pcpu_rmw(pcp, __rht_pcpu_add, v)
+#define this_cpu_sub_return(pcp, v)	__rht_pcpu_rmw(pcp, __rht_pcpu_sub, v)
 #define this_cpu_inc_return(pcp)	this_cpu_add_return(pcp, 1)
 #define this_cpu_dec_return(pcp)	this_cpu_sub_return(pcp, 1)
 #define this_cpu_xchg(pcp, v) ({					\

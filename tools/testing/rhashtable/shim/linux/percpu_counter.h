@@ -92,7 +92,7 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 
 static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 {
-	return fbc->counters != NULL;
+	return !!fbc->counters;
 }
 
 #define percpu_counter_inc(fbc)		percpu_counter_add(fbc, 1)

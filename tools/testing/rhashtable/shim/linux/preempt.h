@@ -10,7 +10,7 @@
 #define preempt_enable()						\
 do {									\
 	barrier();							\
-	BUG_ON(--rht_ctx.preempt < 0);					\
+	rht_bug_on(--rht_ctx.preempt < 0);				\
 } while (0)
 #define preempt_count()		(rht_ctx.preempt)
 #else
@@ -29,13 +29,16 @@ do {									\
 #define in_hardirq()		0
 #define in_nmi()		0
 #define in_task()		1
+/* rht_in_atomic() is the kernel's in_atomic(): must the caller not sleep? */
 #ifdef RHT_SHIM_DEBUG
 #define in_softirq()		(rht_ctx.bh > 0)
-#define in_atomic()		(rht_ctx.preempt > 0 || rht_ctx.bh > 0 || rht_ctx.irq_off)
+#define rht_in_atomic()							\
+	(rht_ctx.preempt > 0 || rht_ctx.bh > 0 || rht_ctx.irq_off)
 #else
 #define in_softirq()		0
-#define in_atomic()		0
+#define rht_in_atomic()		0
 #endif
-#define preemptible()		(!in_atomic())
+#define in_atomic		rht_in_atomic
+#define preemptible()		(!rht_in_atomic())
 
 #endif /* _RHT_SHIM_LINUX_PREEMPT_H */

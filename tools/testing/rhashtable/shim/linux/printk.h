@@ -20,7 +20,9 @@
 
 extern int rht_shim_verbose;
 
-#define printk(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+/* No log levels (KERN_* are empty): everything goes to stderr. */
+#define rht_printk(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#define printk			rht_printk
 #define pr_emerg(fmt, ...)	fprintf(stderr, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_alert(fmt, ...)	fprintf(stderr, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_crit(fmt, ...)	fprintf(stderr, pr_fmt(fmt), ##__VA_ARGS__)
@@ -32,12 +34,12 @@ extern int rht_shim_verbose;
 	do { if (rht_shim_verbose) fprintf(stderr, pr_fmt(fmt), ##__VA_ARGS__); } while (0)
 #define pr_debug(fmt, ...)						\
 	do { if (rht_shim_verbose > 1) fprintf(stderr, pr_fmt(fmt), ##__VA_ARGS__); } while (0)
-#define pr_cont(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#define pr_cont			rht_printk
 #define pr_warn_once		pr_warn
 #define pr_err_once		pr_err
 #define pr_info_once		pr_info
 #define pr_warn_ratelimited	pr_warn
 #define pr_err_ratelimited	pr_err
-#define no_printk(fmt, ...)	do { } while (0)
+#define no_printk(...)		do { } while (0)
 
 #endif /* _RHT_SHIM_LINUX_PRINTK_H */

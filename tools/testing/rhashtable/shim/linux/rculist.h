@@ -60,10 +60,6 @@ static inline void list_replace_rcu(struct list_head *old,
 	struct list_head *__n = rcu_dereference_raw(__h->next);		\
 	__n != __h ? container_of(__n, type, member) : NULL;		\
 })
-#define list_for_each_entry_rcu(pos, head, member, cond...)		\
-	for (pos = list_entry_rcu((head)->next, __typeof__(*pos), member); \
-	     &pos->member != (head);					\
-	     pos = list_entry_rcu(pos->member.next, __typeof__(*pos), member))
 
 #define hlist_first_rcu(head)	(*((struct hlist_node __rcu **)(&(head)->first)))
 #define hlist_next_rcu(node)	(*((struct hlist_node __rcu **)(&(node)->next)))
@@ -90,12 +86,5 @@ static inline void hlist_del_rcu(struct hlist_node *n)
 		WRITE_ONCE(next->pprev, pprev);
 	WRITE_ONCE(n->pprev, (struct hlist_node **)LIST_POISON2);
 }
-
-#define hlist_for_each_entry_rcu(pos, head, member, cond...)		\
-	for (pos = hlist_entry_safe(rcu_dereference_raw(hlist_first_rcu(head)), \
-				    __typeof__(*(pos)), member);	\
-	     pos;							\
-	     pos = hlist_entry_safe(rcu_dereference_raw(hlist_next_rcu(&(pos)->member)), \
-				    __typeof__(*(pos)), member))
 
 #endif /* _RHT_SHIM_LINUX_RCULIST_H */

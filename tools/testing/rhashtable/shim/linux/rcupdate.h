@@ -32,7 +32,10 @@
 #include <linux/cleanup.h>
 #include "../rht_shim.h"
 
-/* liburcu names its own struct rcu_head; ours is in linux/types.h. */
+/*
+ * liburcu names its own struct rcu_head; ours is in linux/types.h.  Code
+ * that talks to liburcu (shim.c) #undefs rcu_head around it.
+ */
 #undef rcu_head
 #ifdef RHT_URCU_MB
 #include <urcu/urcu-mb.h>
@@ -41,7 +44,11 @@
 #include <urcu/urcu-memb.h>
 #define __RHT_URCU(x)	urcu_memb_##x
 #endif
-typedef struct rcu_head rht_urcu_head_t;
+static_assert(sizeof(struct rcu_head) ==
+	      sizeof(((struct callback_head *)0)->urcu) &&
+	      __alignof__(struct rcu_head) <=
+	      __alignof__(struct callback_head),
+	      "struct callback_head does not match liburcu's rcu_head");
 #define rcu_head callback_head
 
 /* liburcu's own pointer macros are replaced below. */
@@ -50,12 +57,6 @@ typedef struct rcu_head rht_urcu_head_t;
 #undef rcu_set_pointer
 #undef rcu_xchg_pointer
 #undef rcu_cmpxchg_pointer
-
-_Static_assert(sizeof(rht_urcu_head_t) ==
-	       sizeof(((struct callback_head *)0)->urcu) &&
-	       __alignof__(rht_urcu_head_t) <=
-	       __alignof__(struct callback_head),
-	       "struct callback_head does not match liburcu's rcu_head");
 
 /* ---- ThreadSanitizer glue ----------------------------------------- */
 #if defined(__SANITIZE_THREAD__)
@@ -94,7 +95,7 @@ static inline void rcu_read_unlock(void)
 #ifdef RHT_SHIM_DEBUG
 	if (unlikely(!__RHT_URCU(read_ongoing)()))
 		rht_shim_warn(__FILE__, __LINE__,
-			      "rcu_read_unlock() without rcu_read_lock()");
+			      "%s() without rcu_read_lock()", __func__);
 #endif
 	rht_tsan_reader_exit();
 	__RHT_URCU(read_unlock)();
@@ -115,6 +116,7 @@ static inline int rcu_read_lock_held(void)
 	return 1;
 #endif
 }
+
 #define rcu_read_lock_bh_held()		(rcu_read_lock_held() || in_softirq())
 #define rcu_read_lock_sched_held()	(rcu_read_lock_held() || preempt_count() || irqs_disabled())
 #define rcu_read_lock_any_held()	rcu_read_lock_sched_held()
@@ -130,7 +132,7 @@ do {									\
 			      "suspicious %s usage", what);		\
 } while (0)
 #else
-#define __rht_rcu_cond_check(c, what)	do { } while (0)
+#define __rht_rcu_cond_check(...)	do { } while (0)
 #endif
 #define RCU_LOCKDEP_WARN(c, s)	__rht_rcu_cond_check(!(c), s)
 
@@ -179,8 +181,10 @@ do {									\
 #define RCU_INITIALIZER(v)		(v)
 #define RCU_POINTER_INITIALIZER(p, v)	.p = RCU_INITIALIZER(v)
 #define rcu_replace_pointer(rp, p, c) ({				\
-	__typeof__(rp) __rr_old = rcu_dereference_protected(rp, c);	\
-	rcu_assign_pointer(rp, p);					\
+	__auto_type __rr_pp = &(rp);					\
+	__typeof__(rp) __rr_old = rcu_dereference_protected(*__rr_pp, c); \
+									\
+	rcu_assign_pointer(*__rr_pp, p);				\
 	__rr_old;							\
 })
 
@@ -214,21 +218,22 @@ static inline bool rcu_head_after_call_rcu(struct rcu_head *rhp,
 	return false;
 }
 
-/* kfree_rcu(ptr, field) / kvfree_rcu(ptr[, field]) */
-#define __rht_kvfree_rcu2(ptr, rhf) rht_kvfree_call_rcu(&(ptr)->rhf, (void *)(ptr))
-#define __rht_kvfree_rcu1(ptr)		rht_kvfree_rcu_sync((void *)(ptr))
-#define __rht_kvfree_rcu_pick(_1, _2, name, ...) name
-#define kvfree_rcu(...)							\
-	__rht_kvfree_rcu_pick(__VA_ARGS__, __rht_kvfree_rcu2,		\
-			      __rht_kvfree_rcu1, none)(__VA_ARGS__)
-#define kfree_rcu(...)			kvfree_rcu(__VA_ARGS__)
-#define kfree_rcu_mightsleep(ptr)	__rht_kvfree_rcu1(ptr)
-#define kvfree_rcu_mightsleep(ptr)	__rht_kvfree_rcu1(ptr)
+/* kfree_rcu(ptr, field) / kvfree_rcu(ptr, field), and the _mightsleep()s */
+#define kvfree_rcu(ptr, rhf) ({						\
+	__auto_type __kr_p = (ptr);					\
+	size_t __kr_off = offsetof(__typeof__(*__kr_p), rhf);		\
+									\
+	rht_kvfree_call_rcu((void *)((char *)__kr_p + __kr_off), __kr_p); \
+})
+#define kfree_rcu(ptr, rhf)		kvfree_rcu(ptr, rhf)
+#define kvfree_rcu_mightsleep(ptr)	rht_kvfree_rcu_sync((void *)(ptr))
+#define kfree_rcu_mightsleep(ptr)	kvfree_rcu_mightsleep(ptr)
 
 /* ---- polled grace periods ------------------------------------------ */
 struct rcu_gp_oldstate {
 	unsigned long rgos_norm;
 };
+
 #define NUM_ACTIVE_RCU_POLL_OLDSTATE		2
 #define NUM_ACTIVE_RCU_POLL_FULL_OLDSTATE	2
 

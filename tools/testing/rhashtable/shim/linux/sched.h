@@ -14,6 +14,7 @@ struct task_struct {
 	int pid;
 	struct alloc_tag *alloc_tag;
 };
+
 struct task_struct *rht_shim_current(void);
 #define current			(rht_shim_current())
 
@@ -24,8 +25,7 @@ struct task_struct *rht_shim_current(void);
 #endif
 #define might_sleep_if(cond)	do { if (cond) might_sleep(); } while (0)
 #define might_resched()		do { } while (0)
-#define __might_sleep(file, line)	do { } while (0)
-#define cant_sleep()		WARN_ON_ONCE(!in_atomic())
+#define cant_sleep()		WARN_ON_ONCE(!rht_in_atomic())
 #define cant_migrate()		do { } while (0)
 
 void rht_shim_cond_resched(void);
@@ -33,8 +33,21 @@ void rht_shim_cond_resched(void);
 #define cond_resched_rcu()	do { } while (0)
 #define schedule()		sched_yield()
 #define need_resched()		0
-#define signal_pending(p)	0
-#define fatal_signal_pending(p)	0
+
+static inline void __might_sleep(const char *file, int line)
+{
+}
+
+/* Nothing sends signals to a task. */
+static inline int signal_pending(struct task_struct *p)
+{
+	return 0;
+}
+
+static inline int fatal_signal_pending(struct task_struct *p)
+{
+	return 0;
+}
 
 #define TASK_RUNNING		0
 #define TASK_INTERRUPTIBLE	1

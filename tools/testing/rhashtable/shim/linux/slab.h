@@ -8,6 +8,7 @@
 #define _RHT_SHIM_LINUX_SLAB_H
 
 #include <linux/types.h>
+#include <linux/bits.h>
 #include <linux/gfp.h>
 #include <linux/overflow.h>
 #include <linux/alloc_tag.h>
@@ -23,7 +24,7 @@ size_t rht_shim_ksize(const void *p);
 #define ZERO_SIZE_PTR		((void *)16)
 #define ZERO_OR_NULL_PTR(x)	((unsigned long)(x) <= (unsigned long)ZERO_SIZE_PTR)
 #define ARCH_KMALLOC_MINALIGN	8
-#define KMALLOC_MAX_SIZE	(1UL << 30)
+#define KMALLOC_MAX_SIZE	BIT(30)
 
 #define SLAB_HWCACHE_ALIGN	0x00002000U
 #define SLAB_PANIC		0x00040000U
@@ -41,22 +42,22 @@ static inline void *__rht_array_alloc(size_t n, size_t size, gfp_t gfp)
 }
 
 #define kmalloc_noprof(s, g)		rht_shim_alloc((s), (g), 0)
-#define kmalloc_node_noprof(s, g, n)	kmalloc_noprof(s, g)
+#define kmalloc_node_noprof(s, g, ...)	kmalloc_noprof(s, g)
 #define kzalloc_noprof(s, g)		kmalloc_noprof(s, (g) | __GFP_ZERO)
-#define kzalloc_node_noprof(s, g, n)	kzalloc_noprof(s, g)
+#define kzalloc_node_noprof(s, g, ...)	kzalloc_noprof(s, g)
 #define kmalloc_array_noprof(n, s, g)	__rht_array_alloc((n), (s), (g))
-#define kmalloc_array_node_noprof(n, s, g, nd) kmalloc_array_noprof(n, s, g)
+#define kmalloc_array_node_noprof(n, s, g, ...) kmalloc_array_noprof(n, s, g)
 #define kcalloc_noprof(n, s, g)		kmalloc_array_noprof(n, s, (g) | __GFP_ZERO)
-#define kcalloc_node_noprof(n, s, g, nd) kcalloc_noprof(n, s, g)
+#define kcalloc_node_noprof(n, s, g, ...) kcalloc_noprof(n, s, g)
 #define kvmalloc_noprof(s, g)		rht_shim_alloc((s), (g), 0)
-#define kvmalloc_node_noprof(s, g, n)	kvmalloc_noprof(s, g)
-#define __kvmalloc_node_noprof(s, g, n)	kvmalloc_noprof(s, g)
+#define kvmalloc_node_noprof(s, g, ...)	kvmalloc_noprof(s, g)
+#define __kvmalloc_node_noprof(s, g, ...) kvmalloc_noprof(s, g)
 #define kvzalloc_noprof(s, g)		kvmalloc_noprof(s, (g) | __GFP_ZERO)
-#define kvzalloc_node_noprof(s, g, n)	kvzalloc_noprof(s, g)
+#define kvzalloc_node_noprof(s, g, ...)	kvzalloc_noprof(s, g)
 #define kvmalloc_array_noprof(n, s, g)	__rht_array_alloc((n), (s), (g))
-#define kvmalloc_array_node_noprof(n, s, g, nd) kvmalloc_array_noprof(n, s, g)
+#define kvmalloc_array_node_noprof(n, s, g, ...) kvmalloc_array_noprof(n, s, g)
 #define kvcalloc_noprof(n, s, g)	kvmalloc_array_noprof(n, s, (g) | __GFP_ZERO)
-#define kvcalloc_node_noprof(n, s, g, nd) kvcalloc_noprof(n, s, g)
+#define kvcalloc_node_noprof(n, s, g, ...) kvcalloc_noprof(n, s, g)
 #define krealloc_noprof(p, s, g)	rht_shim_realloc((p), (s), (g))
 #define kvrealloc_noprof(p, s, g)	rht_shim_realloc((p), (s), (g))
 
@@ -80,7 +81,7 @@ static inline void *__rht_array_alloc(size_t n, size_t size, gfp_t gfp)
 #define kfree(p)		rht_shim_free(p)
 #define kvfree(p)		rht_shim_free(p)
 #define kfree_sensitive(p)	rht_shim_free(p)
-#define kvfree_sensitive(p, n)	rht_shim_free(p)
+#define kvfree_sensitive(p, ...)	rht_shim_free(p)
 #define ksize(p)		rht_shim_ksize(p)
 #define kmalloc_size_roundup(s)	(s)
 
@@ -109,9 +110,6 @@ void *kmem_cache_alloc_noprof(struct kmem_cache *s, gfp_t gfp);
 void kmem_cache_free(struct kmem_cache *s, void *obj);
 #define kmem_cache_alloc(...)	alloc_hooks(kmem_cache_alloc_noprof(__VA_ARGS__))
 #define kmem_cache_zalloc(s, g)	kmem_cache_alloc((s), (g) | __GFP_ZERO)
-#define kmem_cache_alloc_node(s, g, n)	kmem_cache_alloc(s, g)
-#define KMEM_CACHE(__struct, __flags)					\
-	kmem_cache_create(#__struct, sizeof(struct __struct),		\
-			  __alignof__(struct __struct), (__flags), NULL)
+#define kmem_cache_alloc_node(s, g, ...)	kmem_cache_alloc(s, g)
 
 #endif /* _RHT_SHIM_LINUX_SLAB_H */

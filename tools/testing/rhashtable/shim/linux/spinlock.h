@@ -45,13 +45,13 @@ static inline int __rht_spin_tryacquire(spinlock_t *l)
 
 #define spin_lock(l)	do { preempt_disable(); __rht_spin_acquire(l); } while (0)
 #define spin_unlock(l)	do { __rht_spin_release(l); preempt_enable(); } while (0)
-#define spin_lock_nested(l, s)	spin_lock(l)
+#define spin_lock_nested(l, ...)	spin_lock(l)
 #define spin_lock_bh(l)	do { local_bh_disable(); spin_lock(l); } while (0)
 #define spin_unlock_bh(l) do { spin_unlock(l); local_bh_enable(); } while (0)
 #define spin_lock_irq(l) do { local_irq_disable(); spin_lock(l); } while (0)
 #define spin_unlock_irq(l) do { spin_unlock(l); local_irq_enable(); } while (0)
 #define spin_lock_irqsave(l, f)	do { local_irq_save(f); spin_lock(l); } while (0)
-#define spin_lock_irqsave_nested(l, f, s)	spin_lock_irqsave(l, f)
+#define spin_lock_irqsave_nested(l, f, ...) spin_lock_irqsave(l, f)
 #define spin_unlock_irqrestore(l, f)					\
 	do { spin_unlock(l); local_irq_restore(f); } while (0)
 #define spin_trylock(l) ({						\
@@ -62,8 +62,11 @@ static inline int __rht_spin_tryacquire(spinlock_t *l)
 		preempt_enable();					\
 	__st;								\
 })
-#define spin_is_locked(l)	(__atomic_load_n(&(l)->owner, __ATOMIC_RELAXED) != NULL)
-#define assert_spin_locked(l)	WARN_ON(!spin_is_locked(l))
+/* Locked by anyone; use lockdep_assert_held() for "by me". */
+#define rht_spin_is_locked(l)						\
+	(!!__atomic_load_n(&(l)->owner, __ATOMIC_RELAXED))
+#define spin_is_locked		rht_spin_is_locked
+#define assert_spin_locked(l)	WARN_ON(!rht_spin_is_locked(l))
 
 #define raw_spin_lock(l)		spin_lock(l)
 #define raw_spin_unlock(l)		spin_unlock(l)
@@ -72,7 +75,7 @@ static inline int __rht_spin_tryacquire(spinlock_t *l)
 #define raw_spin_lock_irqsave(l, f)	spin_lock_irqsave(l, f)
 #define raw_spin_unlock_irqrestore(l, f) spin_unlock_irqrestore(l, f)
 #define raw_spin_trylock(l)		spin_trylock(l)
-#define raw_spin_is_locked(l)		spin_is_locked(l)
+#define raw_spin_is_locked		rht_spin_is_locked
 
 DEFINE_LOCK_GUARD_1(spinlock, spinlock_t, spin_lock(_T->lock), spin_unlock(_T->lock))
 DEFINE_LOCK_GUARD_1(spinlock_bh, spinlock_t, spin_lock_bh(_T->lock), spin_unlock_bh(_T->lock))

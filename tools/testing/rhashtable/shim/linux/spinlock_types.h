@@ -9,19 +9,22 @@
  * pthread mutex (spins briefly, then sleeps, so a preempted holder does
  * not make its waiters burn CPU) that remembers its owner.
  */
-typedef struct spinlock {
+struct spinlock {
 	pthread_mutex_t lock;
 	const void *owner;
-} spinlock_t;
-typedef spinlock_t raw_spinlock_t;
+};
+
+/* Type names as macros, like tools/include/linux/spinlock.h does. */
+#define spinlock_t		struct spinlock
+#define raw_spinlock_t		struct spinlock
 
 #ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
 #define __RHT_SPIN_INIT		PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
 #else
 #define __RHT_SPIN_INIT		PTHREAD_MUTEX_INITIALIZER
 #endif
-#define __SPIN_LOCK_UNLOCKED(name)	((spinlock_t){ __RHT_SPIN_INIT, NULL })
-#define __RAW_SPIN_LOCK_UNLOCKED(name)	__SPIN_LOCK_UNLOCKED(name)
+#define __SPIN_LOCK_UNLOCKED(...)	((spinlock_t){ __RHT_SPIN_INIT, NULL })
+#define __RAW_SPIN_LOCK_UNLOCKED	__SPIN_LOCK_UNLOCKED
 #define DEFINE_SPINLOCK(name)		spinlock_t name = { __RHT_SPIN_INIT, NULL }
 #define DEFINE_RAW_SPINLOCK(name)	DEFINE_SPINLOCK(name)
 

@@ -21,9 +21,8 @@
 void timer_setup(struct timer_list *timer,
 		 void (*func)(struct timer_list *), unsigned int flags);
 #define timer_setup_on_stack(t, f, fl)	timer_setup(t, f, fl)
-#define destroy_timer_on_stack(t)	do { } while (0)
 #define from_timer(var, callback_timer, field)				\
-	container_of(callback_timer, __typeof__(*var), field)
+	container_of(callback_timer, __typeof__(*(var)), field)
 #define timer_container_of(var, callback_timer, field)			\
 	from_timer(var, callback_timer, field)
 
@@ -39,7 +38,15 @@ int rht_timer_delete(struct timer_list *timer, bool sync, bool shutdown);
 #define timer_shutdown_sync(t)	rht_timer_delete((t), true, true)
 #define del_timer(t)		timer_delete(t)
 #define del_timer_sync(t)	timer_delete_sync(t)
-#define add_timer_on(t, cpu)	add_timer(t)
+
+static inline void destroy_timer_on_stack(struct timer_list *timer)
+{
+}
+
+static inline void add_timer_on(struct timer_list *timer, int cpu)
+{
+	add_timer(timer);
+}
 
 static inline int timer_pending(const struct timer_list *timer)
 {

@@ -8,7 +8,7 @@
 struct timer_list {
 	struct list_head entry;		/* on the armed list */
 	unsigned long expires;
-	void (*function)(struct timer_list *);
+	void (*function)(struct timer_list *timer);
 	u32 flags;
 	int pending;			/* armed; read locklessly */
 	int shutdown;			/* timer_shutdown*(): ignore re-arming */

@@ -22,6 +22,7 @@ struct callback_head {
 	void (*func)(struct callback_head *head);
 	unsigned long gp_id;		/* grace period that will cover it */
 };
+
 #define rcu_head callback_head
 typedef void (*rcu_callback_t)(struct callback_head *head);
 

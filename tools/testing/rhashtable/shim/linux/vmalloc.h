@@ -6,12 +6,25 @@
 
 #define vmalloc(s)		kvmalloc((s), GFP_KERNEL)
 #define vzalloc(s)		kvzalloc((s), GFP_KERNEL)
-#define vmalloc_node(s, n)	vmalloc(s)
-#define vzalloc_node(s, n)	vzalloc(s)
 #define vmalloc_array(n, s)	kvmalloc_array((n), (s), GFP_KERNEL)
 #define vcalloc(n, s)		kvcalloc((n), (s), GFP_KERNEL)
 #define __vmalloc(s, g)		kvmalloc((s), (g))
 #define vfree(p)		kvfree(p)
-#define is_vmalloc_addr(p)	false
+
+/* There are no NUMA nodes. */
+static inline void *vmalloc_node(unsigned long size, int node)
+{
+	return vmalloc(size);
+}
+
+static inline void *vzalloc_node(unsigned long size, int node)
+{
+	return vzalloc(size);
+}
+
+static inline bool is_vmalloc_addr(const void *p)
+{
+	return false;
+}
 
 #endif /* _RHT_SHIM_LINUX_VMALLOC_H */

@@ -28,9 +28,6 @@ struct rcu_work {
 
 #define __WORK_INITIALIZER(n, f) {					\
 	.entry = LIST_HEAD_INIT((n).entry), .func = (f) }
-#define DECLARE_WORK(n, f)	struct work_struct n = __WORK_INITIALIZER(n, f)
-#define DECLARE_DELAYED_WORK(n, f)					\
-	struct delayed_work n = { .work = __WORK_INITIALIZER((n).work, f) }
 
 void rht_init_work(struct work_struct *work, work_func_t func);
 #define INIT_WORK(w, f)			rht_init_work((w), (f))
@@ -38,8 +35,14 @@ void rht_init_work(struct work_struct *work, work_func_t func);
 #define INIT_DELAYED_WORK(dw, f)	rht_init_work(&(dw)->work, (f))
 #define INIT_DEFERRABLE_WORK(dw, f)	rht_init_work(&(dw)->work, (f))
 #define INIT_RCU_WORK(rw, f)		rht_init_work(&(rw)->work, (f))
-#define destroy_work_on_stack(w)	do { } while (0)
-#define destroy_delayed_work_on_stack(w) do { } while (0)
+
+static inline void destroy_work_on_stack(struct work_struct *work)
+{
+}
+
+static inline void destroy_delayed_work_on_stack(struct delayed_work *dwork)
+{
+}
 
 #define to_delayed_work(w)	container_of(w, struct delayed_work, work)
 #define to_rcu_work(w)		container_of(w, struct rcu_work, work)

@@ -13,73 +13,71 @@
 #define __RHT_BIT_WORD(nr)	((nr) / __BITS_PER_LONG)
 #define __RHT_BIT_MASK(nr)	(1UL << ((nr) % __BITS_PER_LONG))
 
-static inline void set_bit(long nr, volatile unsigned long *addr)
+static inline void set_bit(long nr, unsigned long *addr)
 {
 	__atomic_fetch_or(&addr[__RHT_BIT_WORD(nr)], __RHT_BIT_MASK(nr),
 			  __ATOMIC_RELAXED);
 }
 
-static inline void clear_bit(long nr, volatile unsigned long *addr)
+static inline void clear_bit(long nr, unsigned long *addr)
 {
 	__atomic_fetch_and(&addr[__RHT_BIT_WORD(nr)], ~__RHT_BIT_MASK(nr),
 			   __ATOMIC_RELAXED);
 }
 
-static inline void change_bit(long nr, volatile unsigned long *addr)
+static inline void change_bit(long nr, unsigned long *addr)
 {
 	__atomic_fetch_xor(&addr[__RHT_BIT_WORD(nr)], __RHT_BIT_MASK(nr),
 			   __ATOMIC_RELAXED);
 }
 
-static inline bool test_and_set_bit(long nr, volatile unsigned long *addr)
+static inline bool test_and_set_bit(long nr, unsigned long *addr)
 {
 	return __atomic_fetch_or(&addr[__RHT_BIT_WORD(nr)],
 				 __RHT_BIT_MASK(nr), __ATOMIC_SEQ_CST) &
 	       __RHT_BIT_MASK(nr);
 }
 
-static inline bool test_and_clear_bit(long nr, volatile unsigned long *addr)
+static inline bool test_and_clear_bit(long nr, unsigned long *addr)
 {
 	return __atomic_fetch_and(&addr[__RHT_BIT_WORD(nr)],
 				  ~__RHT_BIT_MASK(nr), __ATOMIC_SEQ_CST) &
 	       __RHT_BIT_MASK(nr);
 }
 
-static inline bool test_and_change_bit(long nr, volatile unsigned long *addr)
+static inline bool test_and_change_bit(long nr, unsigned long *addr)
 {
 	return __atomic_fetch_xor(&addr[__RHT_BIT_WORD(nr)],
 				  __RHT_BIT_MASK(nr), __ATOMIC_SEQ_CST) &
 	       __RHT_BIT_MASK(nr);
 }
 
-static inline bool test_and_set_bit_lock(long nr, volatile unsigned long *addr)
+static inline bool test_and_set_bit_lock(long nr, unsigned long *addr)
 {
 	return __atomic_fetch_or(&addr[__RHT_BIT_WORD(nr)],
 				 __RHT_BIT_MASK(nr), __ATOMIC_ACQUIRE) &
 	       __RHT_BIT_MASK(nr);
 }
 
-static inline void clear_bit_unlock(long nr, volatile unsigned long *addr)
+static inline void clear_bit_unlock(long nr, unsigned long *addr)
 {
 	__atomic_fetch_and(&addr[__RHT_BIT_WORD(nr)], ~__RHT_BIT_MASK(nr),
 			   __ATOMIC_RELEASE);
 }
 
 /* Kernel: non-atomic store-release; here atomic so racing RMWs stay sane. */
-static inline void __clear_bit_unlock(long nr, volatile unsigned long *addr)
+static inline void __clear_bit_unlock(long nr, unsigned long *addr)
 {
 	clear_bit_unlock(nr, addr);
 }
 
-static inline bool rht_test_bit_acquire(long nr,
-					const volatile unsigned long *addr)
+static inline bool rht_test_bit_acquire(long nr, const unsigned long *addr)
 {
 	return __atomic_load_n(&addr[__RHT_BIT_WORD(nr)], __ATOMIC_ACQUIRE) &
 	       __RHT_BIT_MASK(nr);
 }
 
-static inline bool rht_test_bit_relaxed(long nr,
-					const volatile unsigned long *addr)
+static inline bool rht_test_bit_relaxed(long nr, const unsigned long *addr)
 {
 	return __atomic_load_n(&addr[__RHT_BIT_WORD(nr)], __ATOMIC_RELAXED) &
 	       __RHT_BIT_MASK(nr);
