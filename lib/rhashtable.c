@@ -15,6 +15,28 @@
  * chain and starts again.  A miss continues in @future_tbl, where entries go
  * when they are moved to a rebuilt array.
  *
+ * What a reader may believe
+ * -------------------------
+ * A reader stands on an object and reads its next pointer.  Meanwhile the
+ * object may be removed (its next pointer stays: the reader goes on along
+ * its old chain) and inserted again, anywhere (its next pointer changes:
+ * the reader is carried to wherever the object went).  Outside a resize an
+ * insert puts the object at the head of a chain, and a reader carried
+ * there walks that whole chain to its end: if the chain is its own it
+ * misses nothing, and if it is another bucket's, of this or any other
+ * table, its marker (the bucket's address) tells the reader so.
+ *
+ * A resize breaks both halves of that argument: the head of a bucket can
+ * be the middle of another chain (zipping), and two buckets share a tail
+ * and its marker (unzipping, zipping).  So every update that links an
+ * object where that matters first bumps a counter, the bucket's "stripe"
+ * (rht_seq_bump()): all inserts while a resize runs, a replacement, an
+ * rhltable object taking its key's place in a chain, and the zipping of a
+ * pair.  A reader reads its stripe before it walks and believes a miss
+ * only if the stripe is unchanged at the end (rht_seq_begin(),
+ * rht_seq_retry()); a hit needs no check.  The two buckets of a pair share
+ * a stripe, in both arrays.
+ *
  * Resizing
  * --------
  * A worker resizes the table; inserts only ask for it.  Three kinds exist:
@@ -36,7 +58,8 @@
  * period separates passes, so that no reader of one side is still on a link
  * the next pass cuts for the other.  When the paths no longer share objects
  * their ends get their own markers and the pair is done.  Until then both
- * end in T's marker, which fits either bucket.
+ * end in T's marker, which fits either bucket; a reader ending there also
+ * checks its stripe (an update may have carried it across).
  *
  * Halving (T -> U, |U| = |T|/2, same seed): U[x] is the concatenation of T's
  * chains x and x + |U| ("zipping"): the second chain's end gets U's marker,
@@ -46,8 +69,8 @@
  *
  * Rehashing (new seed, or a flat array replacing a nested one, or any other
  * size): objects are moved one by one to U under both buckets' locks; a
- * reader standing on a moved object ends on U's marker, which carries a new
- * generation and does not fit, and retries.
+ * reader standing on a moved object ends on U's marker, which never fits a
+ * bucket of T in a rehash, and retries.
  *
  * Updaters during a resize
  * ------------------------
@@ -80,7 +103,6 @@
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
-#include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/rhashtable.h>
@@ -93,10 +115,12 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/rhashtable.h>
 
+#include <kunit/visibility.h>
+#include "rhashtable_test.h"
+
 #define RHT_DEFAULT_SIZE	64U
 #define RHT_MIN_SIZE		4U
 #define RHT_MAX_SHIFT		30
-#define RHT_PCPU_MIN_SIZE	BIT(16)
 #define RHT_LEAF_SHIFT		(PAGE_SHIFT - ilog2(sizeof(void *)))
 #define RHT_RESEED_MIN		(HZ / 8)
 #define RHT_RESEED_MAX		(32 * HZ)
@@ -133,36 +157,46 @@ enum rht_wait {
 };
 
 #if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
-static bool (*rht_fail_alloc_hook)(const struct rhashtable *ht,
-				   enum rht_alloc_site site);
+static const struct rht_test_hooks *rht_hooks;
 
 /**
- * rhashtable_set_fail_alloc_hook - make allocations fail, for the tests
- * @hook: asked before every allocation of a bucket array or counter;
- *	returning true fails it.  %NULL removes the hook.
+ * rht_test_set_hooks - let the tests fail allocations and follow resizes
+ * @hooks: the hooks, or %NULL to remove them
  *
- * Only built with the KUnit suites, which use it to reach every error path.
+ * Only built with the KUnit suites (see lib/rhashtable_test.h).
  */
-void rhashtable_set_fail_alloc_hook(bool (*hook)(const struct rhashtable *ht,
-						 enum rht_alloc_site site))
+void rht_test_set_hooks(const struct rht_test_hooks *hooks)
 {
-	WRITE_ONCE(rht_fail_alloc_hook, hook);
+	WRITE_ONCE(rht_hooks, hooks);
 }
-EXPORT_SYMBOL_GPL(rhashtable_set_fail_alloc_hook);
+EXPORT_SYMBOL_IF_KUNIT(rht_test_set_hooks);
 
 static bool rht_fail_alloc(const struct rhashtable *ht,
 			   enum rht_alloc_site site)
 {
-	bool (*hook)(const struct rhashtable *ht, enum rht_alloc_site site);
+	const struct rht_test_hooks *hooks = READ_ONCE(rht_hooks);
 
-	hook = READ_ONCE(rht_fail_alloc_hook);
-	return hook && hook(ht, site);
+	return hooks && hooks->fail_alloc && hooks->fail_alloc(ht, site);
+}
+
+static void rht_test_point(struct rhashtable *ht, enum rht_test_point point,
+			   unsigned int arg)
+{
+	const struct rht_test_hooks *hooks = READ_ONCE(rht_hooks);
+
+	if (hooks && hooks->step)
+		hooks->step(ht, point, arg);
 }
 #else
 static bool rht_fail_alloc(const struct rhashtable *ht,
 			   enum rht_alloc_site site)
 {
 	return false;
+}
+
+static void rht_test_point(struct rhashtable *ht, enum rht_test_point point,
+			   unsigned int arg)
+{
 }
 #endif
 
@@ -200,6 +234,39 @@ static struct rhash_head *rht_first(struct bucket_table *tbl,
 
 	return he ? he : rht_nulls_of(tbl, idx);
 }
+
+/**
+ * __rht_nulls_fits_shared - may a walk of a bucket end on a shared tail?
+ * @m: the marker the walk ended on
+ * @tbl: the array walked
+ * @idx: the bucket walked
+ *
+ * While @tbl is the new array of a doubling, the two buckets of a pair
+ * end on the marker of the old bucket they come from until they are
+ * unzipped.  While @tbl is being halved, each of its chains runs on into
+ * the new array's chain of its pair and ends on that bucket's marker.  No
+ * other marker but the bucket's own may end a walk of it; a rehash never
+ * shares a tail, so a reader that a move took to the new array always
+ * ends on a foreign marker.  The caller still checks the bucket's stripe.
+ *
+ * Context: under any flavour of RCU read lock, or a bucket lock.
+ * Return: whether @m ends a tail that bucket @idx of @tbl shares.
+ */
+bool __rht_nulls_fits_shared(const struct rhash_head *m,
+			     const struct bucket_table *tbl, unsigned int idx)
+{
+	const struct bucket_table *other;
+
+	if (tbl->kind == RHT_KIND_GROW) {
+		other = rht_deref_any(tbl->past_tbl);
+		if (other && m == rht_nulls_of(other, idx & (other->size - 1)))
+			return true;
+	}
+	other = rht_deref_any(tbl->future_tbl);
+	return other && other->kind == RHT_KIND_SHRINK &&
+	       m == rht_nulls_of(other, idx & (other->size - 1));
+}
+EXPORT_SYMBOL_GPL(__rht_nulls_fits_shared);
 
 /*
  * Point bucket @idx at @he (a marker empties it), keeping the lock bit.
@@ -333,6 +400,7 @@ static void rht_init_table(struct bucket_table *tbl, unsigned int shift)
 {
 	tbl->size = 1U << shift;
 	tbl->shift = shift;
+	tbl->seq_mask = min(RHT_SEQ_STRIPES, max(tbl->size / 2, 1U)) - 1;
 	INIT_LIST_HEAD(&tbl->walkers);
 	lockdep_init_map_wait(&tbl->dep_map, "rhashtable_bucket",
 			      &rht_bucket_key, 0, LD_WAIT_SPIN);
@@ -391,18 +459,26 @@ static struct bucket_table *rht_alloc_nested(struct rhashtable *ht,
 	return tbl;
 }
 
+/*
+ * A flat array of @size buckets or, failing that, a nested one of at least
+ * @nested_min buckets (0: none will do).  Nested arrays are capped in
+ * size, so the one made may be smaller than @size.
+ */
 static struct bucket_table *rht_alloc_table(struct rhashtable *ht,
-					    unsigned int size, bool flat_only)
+					    unsigned int size,
+					    unsigned int nested_min)
 {
 	unsigned int shift = ilog2(size);
 	struct bucket_table *tbl;
 
 	tbl = rht_alloc_flat(ht, shift, GFP_KERNEL | __GFP_NOWARN);
-	if (!tbl && !flat_only) {
-		tbl = rht_alloc_nested(ht, shift, GFP_KERNEL | __GFP_NOWARN);
-		if (tbl)
-			ht->stats.nested++;
-	}
+	if (tbl || !nested_min ||
+	    min_t(unsigned int, shift, 2 * RHT_LEAF_SHIFT - 1) <
+	    ilog2(nested_min))
+		return tbl;
+	tbl = rht_alloc_nested(ht, shift, GFP_KERNEL | __GFP_NOWARN);
+	if (tbl)
+		ht->stats.nested++;
 	return tbl;
 }
 
@@ -411,47 +487,19 @@ static struct bucket_table *rht_alloc_table(struct rhashtable *ht,
 /* ------------------------------------------------------------------ */
 
 /**
- * rhashtable_count - exact number of objects in a table
+ * rhashtable_count - number of objects in a table
  * @ht: the table
  *
  * For an rhltable the number of keys, as @nelems counts in 6.12.
- * Sums the per-CPU deltas that large tables keep, so the result is exact
- * when no update runs concurrently.
  *
  * Context: any context.
  * Return: the number of objects.
  */
 unsigned int rhashtable_count(struct rhashtable *ht)
 {
-	int __percpu *pc = READ_ONCE(ht->pcpu_nelems);
-	int n = atomic_read(&ht->nelems);
-	int cpu;
-
-	if (pc)
-		for_each_possible_cpu(cpu)
-			n += READ_ONCE(*per_cpu_ptr(pc, cpu));
-	return max(n, 0);
+	return atomic_read(&ht->nelems);
 }
 EXPORT_SYMBOL_GPL(rhashtable_count);
-
-/*
- * Large tables without a size limit count per CPU.  Tables with a limit
- * keep an exact @nelems: -E2BIG and callers comparing @nelems with their
- * own limits depend on it.
- */
-static void rht_maybe_count_per_cpu(struct rhashtable *ht,
-				    struct bucket_table *tbl)
-{
-	int __percpu *pc;
-
-	if (ht->pcpu_nelems || ht->p.max_size || tbl->size < RHT_PCPU_MIN_SIZE)
-		return;
-	if (rht_fail_alloc(ht, RHT_ALLOC_PCPU))
-		return;
-	pc = alloc_percpu_gfp(int, GFP_KERNEL | __GFP_NOWARN);
-	if (pc)	/* readers must see zeroed counters behind the pointer */
-		smp_store_release(&ht->pcpu_nelems, pc);
-}
 
 /* ------------------------------------------------------------------ */
 /* Updates during a resize                                             */
@@ -666,6 +714,17 @@ static struct rhash_head *rht_dom_find(struct rhashtable *ht,
 	return NULL;
 }
 
+/*
+ * An update under @d is about to link an object where readers of either
+ * array could be carried without noticing (see rht_seq_bump()).
+ */
+static void rht_dom_bump(const struct rht_dom *d)
+{
+	if (d->t)
+		rht_seq_bump(d->t, d->ti);
+	rht_seq_bump(d->u, d->ui);
+}
+
 static void rht_dom_link(struct rhashtable *ht, struct rht_dom *d,
 			 struct rhash_head *obj)
 {
@@ -676,6 +735,14 @@ static void rht_dom_link(struct rhashtable *ht, struct rht_dom *d,
 		tbl = d->t;
 		idx = d->ti;
 	}
+	/*
+	 * While a resize runs, the head of a bucket may be the middle of a
+	 * zipped chain or the start of a path whose tail the sibling shares.
+	 * Otherwise an insert at a head carries its readers to the whole of
+	 * a chain, which a marker check covers.
+	 */
+	if (d->t)
+		rht_dom_bump(d);
 	RCU_INIT_POINTER(obj->next, rht_first(tbl, idx));
 	rht_set_first(tbl, idx, obj);
 	rht_dom_fixup(ht, d);
@@ -704,6 +771,8 @@ static int rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
 				l = rht_locked(first->next);
 				if (!l)
 					return rht_dom_relink(ht, d, he, NULL);
+				/* @l takes @first's place mid-chain. */
+				rht_dom_bump(d);
 				RCU_INIT_POINTER(l->rhead.next, rht_next(he));
 				rht_dom_relink(ht, d, he, &l->rhead);
 				return 0;
@@ -847,6 +916,7 @@ int rhashtable_replace_slow(struct rhashtable *ht, struct rhash_head *obj_old,
 	rht_dom_lock(ht, &d, obj_old);
 	if (rht_index_of(ht, d.u, obj_new) == d.ui &&
 	    (!d.t || rht_index_of(ht, d.t, obj_new) == d.ti)) {
+		rht_dom_bump(&d);
 		RCU_INIT_POINTER(obj_new->next, rht_next(obj_old));
 		err = rht_dom_relink(ht, &d, obj_old, obj_new) ? 0 : -ENOENT;
 	}
@@ -984,6 +1054,15 @@ static void rht_zip_pair(struct rhashtable *ht, struct bucket_table *t,
 	struct rhash_head *end = rht_nulls_of(u, x);
 	struct rhash_head *he, *prev, *join, *to;
 
+	/*
+	 * A reader of T that an update carried from chain x to x + |U| used
+	 * to end on a foreign marker; once zipped, it ends on U's, which
+	 * fits either.  The bump makes it check again.  Both of T's buckets
+	 * share a stripe, and U's bucket x is the same one.
+	 */
+	rht_seq_bump(t, x);
+	rht_seq_bump(u, x);
+
 	if (!rht_is_a_nulls(hy)) {
 		for (prev = hy; !rht_is_a_nulls(he = rht_next(prev));)
 			prev = he;
@@ -1026,6 +1105,7 @@ static void rht_zip_pass(struct rhashtable *ht, struct bucket_table *t,
 		rht_zip_pair(ht, t, u, x);
 		rht_unlock(t, hi, hflags);
 		rht_unlock(t, lo, lflags);
+		rht_test_point(ht, RHT_TP_ZIPPED_PAIR, x);
 		cond_resched();
 	}
 }
@@ -1139,19 +1219,20 @@ static void rht_finish(struct rhashtable *ht)
 	struct bucket_table *u = ht->rs.new;
 
 	trace_rhashtable_resize_done(ht, ht->rs.old->size, u->size);
+	rht_test_point(ht, RHT_TP_RETIRE, u->size);
 	call_rcu(&ht->rs.old->rcu, rht_free_table_rcu);
 	ht->rs.old = NULL;
 	ht->rs.new = NULL;
 	bitmap_free(ht->rs.todo);
 	ht->rs.todo = NULL;
 	ht->rs.step = RHT_STEP_IDLE;
-	rht_maybe_count_per_cpu(ht, u);
 }
 
 /* The next step of the running resize, once its grace period ended. */
 static void rht_advance(struct rhashtable *ht)
 {
 	struct bucket_table *t = ht->rs.old, *u = ht->rs.new;
+	bool more;
 
 	switch (ht->rs.step) {
 	case RHT_STEP_UNZIP:
@@ -1160,7 +1241,9 @@ static void rht_advance(struct rhashtable *ht)
 		 * lock of a pair before its first cut; see the file comment.
 		 */
 		WRITE_ONCE(u->phase, RHT_PH_GROW_UNZIP);
-		if (rht_unzip_pass(ht, t, u)) {
+		more = rht_unzip_pass(ht, t, u);
+		rht_test_point(ht, RHT_TP_UNZIP_PASS, more);
+		if (more) {
 			rht_start_gp(ht);
 			return;
 		}
@@ -1211,7 +1294,12 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 	unsigned int x;
 	u8 phase;
 
-	u = rht_alloc_table(ht, size, flat_only);
+	/*
+	 * A nested array smaller than both what was asked for and the current
+	 * array is no replacement: a grow that cannot have a bigger array
+	 * keeps the current one.
+	 */
+	u = rht_alloc_table(ht, size, flat_only ? 0 : min(size, 2 * t->size));
 	if (!u) {
 		ht->stats.alloc_failures++;
 		rht_retry_later(ht);
@@ -1226,7 +1314,8 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 		else if (u->size * 2 == t->size)
 			phase = RHT_PH_SHRINK_PREP;
 	}
-	u->gen = t->gen + (phase == RHT_PH_REHASH);
+	u->kind = phase == RHT_PH_GROW_PREP ? RHT_KIND_GROW :
+		  phase == RHT_PH_SHRINK_PREP ? RHT_KIND_SHRINK : RHT_KIND_REHASH;
 	u->phase = phase;
 	if (phase != RHT_PH_REHASH)
 		RCU_INIT_POINTER(u->past_tbl, t);
@@ -1253,19 +1342,23 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 			bitmap_fill(ht->rs.todo, t->size);
 		ht->rs.step = RHT_STEP_UNZIP;
 		rht_start_gp(ht);
+		rht_test_point(ht, RHT_TP_PUBLISHED, u->size);
 		break;
 	case RHT_PH_SHRINK_PREP:
 		rht_zip_pass(ht, t, u);
 		rht_publish(ht, t, u);
 		ht->rs.step = RHT_STEP_SETTLE;
 		rht_start_gp(ht);
+		rht_test_point(ht, RHT_TP_PUBLISHED, u->size);
 		break;
 	default:
 		for (x = 0; x < t->size; x++) {
 			rht_move_bucket(ht, t, u, x);
+			rht_test_point(ht, RHT_TP_MOVED_BUCKET, x);
 			cond_resched();
 		}
 		rht_publish(ht, t, u);
+		rht_test_point(ht, RHT_TP_PUBLISHED, u->size);
 		WRITE_ONCE(u->phase, RHT_PH_NONE);
 		ht->stats.rehashes++;
 		if (reseed)
@@ -1375,7 +1468,6 @@ static void rht_worker(struct work_struct *work)
 	mutex_lock(&ht->mutex);
 	while (rht_drive(ht, RHT_WAIT_ASYNC) && rht_plan(ht))
 		;
-	rht_maybe_count_per_cpu(ht, rht_dereference(ht->tbl, ht));
 	mutex_unlock(&ht->mutex);
 }
 
@@ -1460,9 +1552,9 @@ int rhashtable_init_noprof(struct rhashtable *ht,
 	size = ht->p.nelem_hint ? rht_fit_size(ht, ht->p.nelem_hint) :
 				  clamp(RHT_DEFAULT_SIZE, ht->p.min_size,
 					rht_max_size(ht));
-	tbl = rht_alloc_table(ht, size, false);
+	tbl = rht_alloc_table(ht, size, 1);
 	if (!tbl)
-		tbl = rht_alloc_table(ht, ht->p.min_size, true);
+		tbl = rht_alloc_table(ht, ht->p.min_size, 0);
 	if (!tbl) {
 		mutex_destroy(&ht->mutex);
 		return -ENOMEM;
@@ -1556,8 +1648,6 @@ void rhashtable_free_and_destroy(struct rhashtable *ht,
 	if (free_fn)
 		rht_free_objects(ht, tbl, free_fn, arg);
 	rht_free_table(tbl);
-	free_percpu(ht->pcpu_nelems);
-	ht->pcpu_nelems = NULL;
 	mutex_unlock(&ht->mutex);
 	mutex_destroy(&ht->mutex);
 }
@@ -1597,8 +1687,10 @@ EXPORT_SYMBOL_GPL(rhashtable_get_stats);
 /*
  * A stopped walk is "parked" on the walker list of its array, so that
  * rht_publish() can tell it the array was replaced (by clearing
- * walker.tbl).  @tbl NULL parks on the current array; a stale @tbl is not
- * parked on but cleared.
+ * walker.tbl).  @tbl NULL parks on the current array.  A walk may also be
+ * in the array a rehash is filling, which becomes the current one later;
+ * an array that is neither is stale: the walk is not parked, but cleared.
+ * Context: RCU read lock held if @tbl is not NULL.
  */
 static void rht_walker_park(struct rhashtable_iter *iter,
 			    struct bucket_table *tbl)
@@ -1608,6 +1700,8 @@ static void rht_walker_park(struct rhashtable_iter *iter,
 
 	spin_lock(&ht->lock);
 	cur = rcu_dereference_protected(ht->tbl, lockdep_is_held(&ht->lock));
+	if (tbl && tbl != cur && tbl == rcu_dereference(cur->future_tbl))
+		cur = tbl;
 	if (!tbl || tbl == cur) {
 		iter->walker.tbl = cur;
 		list_add(&iter->walker.list, &cur->walkers);
@@ -1634,10 +1728,15 @@ static void rht_walker_unpark(struct rhashtable_iter *iter)
  * @iter: the walk's state
  *
  * A walk returns every object present from its start to its end at least
- * once.  It returns an object twice only if an -EAGAIN came in between:
- * that happens when the table was replaced by a resize while the walk was
- * stopped, when the object the walk stopped at was removed, or when a
- * rehash moved objects under the walk.  After -EAGAIN the walk goes on.
+ * once.  It returns an object twice only if an -EAGAIN came in between,
+ * after which it goes on: the walk went back to the start of a bucket or
+ * of the table, and returns again what it finds there.  That happens when
+ * the table was replaced by a resize while the walk was stopped; when the
+ * object the walk stopped at was removed or moved meanwhile; when the walk
+ * was carried off its bucket, or an update may have carried it past part
+ * of it (see rht_seq_bump()); and when a rehash moved objects under the
+ * walk, which then goes on in the new array.  Each of these needs an
+ * update or a resize to happen: a walk that keeps going ends.
  * Call rhashtable_walk_exit() when done, also if the walk was abandoned.
  *
  * Context: process context; takes the table's walker lock.
@@ -1662,12 +1761,11 @@ void rhashtable_walk_exit(struct rhashtable_iter *iter)
 }
 EXPORT_SYMBOL_GPL(rhashtable_walk_exit);
 
-/* Go back to the first bucket of the current array. */
-static void rht_walk_rewind(struct rhashtable_iter *iter)
+/* Go back to the first bucket of array @tbl. */
+static void rht_walk_rewind(struct rhashtable_iter *iter,
+			    struct bucket_table *tbl)
 {
-	struct rhashtable *ht = iter->ht;
-
-	iter->walker.tbl = rht_dereference_rcu(ht->tbl, ht);
+	iter->walker.tbl = tbl;
 	iter->slot = 0;
 	iter->skip = 0;
 	iter->p = NULL;
@@ -1692,12 +1790,17 @@ int rhashtable_walk_start_check(struct rhashtable_iter *iter)
 	rht_walker_unpark(iter);
 	if (iter->end_of_table || iter->walker.tbl)
 		return 0;
-	rht_walk_rewind(iter);
+	rht_walk_rewind(iter, rht_dereference_rcu(iter->ht->tbl, iter->ht));
 	return -EAGAIN;
 }
 EXPORT_SYMBOL_GPL(rhashtable_walk_start_check);
 
-/* Is the walk's stopping point still in its bucket? */
+/*
+ * Is the walk's stopping point still where it was in its bucket?  An
+ * object that was removed and inserted again meanwhile is found in the
+ * bucket, but with another successor (inserts go to the head): from
+ * there the walk would return objects a second time.
+ */
 static bool rht_walk_relocate(struct rhashtable_iter *iter,
 			      struct bucket_table *tbl)
 {
@@ -1709,6 +1812,8 @@ static bool rht_walk_relocate(struct rhashtable_iter *iter,
 	     he = rcu_dereference(he->next)) {
 		if (he != iter->p)
 			continue;
+		if (rcu_access_pointer(he->next) != iter->p_next)
+			return false;
 		if (!iter->ht->rhlist)
 			return true;
 		for (l = container_of(he, struct rhlist_head, rhead); l;
@@ -1781,6 +1886,7 @@ static void *rht_walk(struct rhashtable_iter *iter, bool advance)
 		}
 		he = rcu_dereference(iter->p->next);
 	} else {
+		iter->seq = rht_seq_begin(tbl, iter->slot);
 		he = rht_head_rcu(tbl, rht_bucket(tbl, iter->slot), iter->slot);
 	}
 
@@ -1792,18 +1898,25 @@ static void *rht_walk(struct rhashtable_iter *iter, bool advance)
 		iter->p = NULL;
 		iter->list = NULL;
 		iter->skip = 0;
-		if (!rht_nulls_fits(he, tbl, iter->slot))
-			return ERR_PTR(-EAGAIN);	/* carried off: redo */
+		/* Carried off, or maybe past objects of the bucket: redo it. */
+		if (!rht_nulls_fits(he, tbl, iter->slot) ||
+		    rht_seq_retry(tbl, iter->slot, iter->seq))
+			return ERR_PTR(-EAGAIN);
 		if (++iter->slot < tbl->size) {
+			iter->seq = rht_seq_begin(tbl, iter->slot);
 			he = rht_head_rcu(tbl, rht_bucket(tbl, iter->slot),
 					  iter->slot);
 			continue;
 		}
-		/* Objects moved out of this array: start over in the new. */
+		/*
+		 * A rehash moves objects out of this array into the next one,
+		 * maybe before it is published: go on there, so that the walk
+		 * ends even if the mover cannot run meanwhile.
+		 */
 		smp_rmb();
 		next = rcu_dereference(tbl->future_tbl);
-		if (next && next->gen != tbl->gen) {
-			rht_walk_rewind(iter);
+		if (next && next->kind == RHT_KIND_REHASH) {
+			rht_walk_rewind(iter, next);
 			return ERR_PTR(-EAGAIN);
 		}
 		iter->end_of_table = true;
@@ -1856,6 +1969,7 @@ void rhashtable_walk_stop(struct rhashtable_iter *iter)
 	__releases(RCU)
 {
 	iter->live = false;
+	iter->p_next = iter->p ? rcu_dereference(iter->p->next) : NULL;
 	if (iter->walker.tbl)
 		rht_walker_park(iter, iter->walker.tbl);
 	rcu_read_unlock();
@@ -2012,6 +2126,34 @@ static int rht_resize_now(struct rhashtable *ht, bool grow)
 	return err;
 }
 
+#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
+/**
+ * rht_test_resize - resize to any size now, maybe with a new seed
+ * @ht: the table
+ * @size: the new number of buckets, a power of two within the limits
+ * @reseed: pick a new seed (the objects are moved, not unzipped or zipped)
+ *
+ * Like rhashtable_expand(), for the tests: it reaches the rehash, which
+ * otherwise only the worker starts.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int rht_test_resize(struct rhashtable *ht, unsigned int size, bool reseed)
+{
+	int err;
+
+	mutex_lock(&ht->mutex);
+	rht_drive(ht, RHT_WAIT_SYNC);
+	err = rht_begin(ht, size, reseed, false);
+	if (!err)
+		rht_drive(ht, RHT_WAIT_SYNC);
+	mutex_unlock(&ht->mutex);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(rht_test_resize);
+#endif
+
 /**
  * rhashtable_expand - double the table now
  * @ht: the table
@@ -2084,19 +2226,21 @@ void *rhashtable_lookup_compare(const struct rhashtable *ht, u32 hash,
 	struct rhash_lock_head __rcu *const *bkt;
 	struct bucket_table *tbl;
 	struct rhash_head *he;
-	unsigned int idx;
+	unsigned int idx, seq;
 
 	tbl = rht_dereference_rcu(t->tbl, t);
 	do {
 		idx = rht_bucket_index(tbl, hash);
 		bkt = rht_bucket(tbl, idx);
 		do {
+			seq = rht_seq_begin(tbl, idx);
 			for (he = rht_head_rcu(tbl, bkt, idx);
 			     !rht_is_a_nulls(he);
 			     he = rcu_dereference(he->next))
 				if (compare(rht_obj(t, he), arg))
 					return rht_obj(t, he);
-		} while (!rht_nulls_fits(he, tbl, idx));
+		} while (!rht_nulls_fits(he, tbl, idx) ||
+			 rht_seq_retry(tbl, idx, seq));
 		/* As in __rhashtable_lookup(): a moved object is in U. */
 		smp_rmb();
 		tbl = rht_dereference_rcu(tbl->future_tbl, t);

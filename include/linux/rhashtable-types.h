@@ -165,13 +165,12 @@ struct rhashtable_resize {
 /**
  * struct rhashtable - a resizable hash table
  * @tbl: the bucket array readers start from
- * @nelems: number of objects (plus the per-CPU deltas, if any)
+ * @nelems: number of objects (of keys, in an rhltable)
  * @p: the parameters the table was created with, completed with defaults
  * @max_elems: inserts fail with -E2BIG once this many objects are stored
  * @key_len: key length in bytes
  * @rhlist: the table is the inside of a &struct rhltable
  * @flags: requests to the worker and table state (RHT_F_* bits)
- * @pcpu_nelems: per-CPU count deltas used by large tables, or NULL
  * @mutex: serialises the worker, explicit resizes and destruction
  * @run_work: the deferred worker that resizes the table
  * @lock: protects the walker lists
@@ -189,7 +188,6 @@ struct rhashtable {
 	unsigned int			key_len;
 	bool				rhlist;
 	unsigned long			flags;
-	int __percpu			*pcpu_nelems;
 	struct mutex			mutex;	/* worker, explicit resizes */
 	struct work_struct		run_work;
 	spinlock_t			lock;	/* walker lists */
@@ -220,6 +218,9 @@ struct rhashtable_walker {
  * @p: the object returned last (its hook), NULL before the first
  * @list: for rhltables, the duplicate returned last
  * @skip: objects of the bucket already returned
+ * @seq: the bucket's stripe, read before the walk of the bucket began
+ * @p_next: @p's successor when the walk stopped, to tell after a restart
+ *	whether @p was moved meanwhile
  * @live: @p was returned under the current RCU read lock, so it may be
  *	followed; after a stop it is only compared against
  * @end_of_table: the walk has returned every object
@@ -231,6 +232,8 @@ struct rhashtable_iter {
 	struct rhash_head		*p;
 	struct rhlist_head		*list;
 	unsigned int			skip;
+	unsigned int			seq;
+	struct rhash_head		*p_next;
 	bool				live;
 	bool				end_of_table;
 };

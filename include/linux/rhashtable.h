@@ -29,7 +29,6 @@
 #include <linux/jhash.h>
 #include <linux/list_nulls.h>
 #include <linux/lockdep.h>
-#include <linux/percpu.h>
 #include <linux/processor.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
@@ -45,14 +44,34 @@
  */
 struct rhash_lock_head {};
 
+/*
+ * How a bucket array was made from the one before it; fixed once the array
+ * is reachable by readers.  The marker rules of a reader depend on it.
+ */
+enum rht_kind {
+	RHT_KIND_FIRST,		/* made by rhashtable_init() */
+	RHT_KIND_GROW,		/* a doubling: chains unzipped in place */
+	RHT_KIND_SHRINK,	/* a halving: pairs of chains zipped */
+	RHT_KIND_REHASH,	/* objects moved in one by one */
+};
+
+/*
+ * Counters that readers check before they believe a miss (see "Nulls
+ * markers" below).  An array of n buckets has min(RHT_SEQ_STRIPES, n / 2)
+ * of them: the two buckets of a doubling's or halving's pair, which differ
+ * only in their top index bit, always share one.
+ */
+#define RHT_SEQ_STRIPES		16U
+
 /**
  * struct bucket_table - one bucket array of a table
  * @size: number of buckets, a power of two
  * @shift: log2 of @size
+ * @kind: how the array was made (enum rht_kind)
+ * @phase: which rules updaters follow during the resize (lib/rhashtable.c)
+ * @seq_mask: stripe of bucket i in @seq is i & @seq_mask
  * @nest: 0 for a flat array; otherwise the number of index bits resolved
  *	by the top level of an array built from page-sized pieces
- * @gen: generation, bumped when entries are moved to a new array
- * @phase: which rules updaters follow during the resize (lib/rhashtable.c)
  * @hash_rnd: seed folded into every hash computed for this array
  * @future_tbl: the array that replaces this one, once a resize started
  * @past_tbl: while a resize into this array has not finished, the array it
@@ -60,13 +79,17 @@ struct rhash_lock_head {};
  * @walkers: walkers registered on this array (under the table's lock)
  * @rcu: frees the array once readers are done with it
  * @dep_map: lockdep map shared by all bucket locks of the array
+ * @seq: bumped before an update links an object where a reader standing
+ *	on it could be carried past part of its own chain without ending on
+ *	a foreign marker; on a cache line of its own
  * @buckets: the buckets
  */
 struct bucket_table {
 	unsigned int			size;
 	u8				shift;
-	u8				gen;
+	u8				kind;
 	u8				phase;
+	u8				seq_mask;
 	unsigned int			nest;
 	u32				hash_rnd;
 	struct bucket_table __rcu	*future_tbl;
@@ -74,75 +97,43 @@ struct bucket_table {
 	struct list_head		walkers;
 	struct rcu_head			rcu;
 	struct lockdep_map		dep_map;
+	atomic_t			seq[RHT_SEQ_STRIPES] ____cacheline_aligned_in_smp;
 	struct rhash_lock_head __rcu	*buckets[] ____cacheline_aligned_in_smp;
 };
 
 /*
  * Nulls markers.
  *
- * A chain does not end in NULL but in an odd value, a "nulls marker", that
- * says which bucket the chain belongs to.  A lookup that finishes on the
- * marker of another bucket knows it was carried off its chain (the object
- * it stood on was removed and reinserted elsewhere, or moved to a new
- * array) and starts over.
+ * A chain does not end in NULL but in an odd value, a "nulls marker": the
+ * address of its bucket with bit 0 set, RHT_NULLS_MARKER(), as in 6.12.
+ * No two live buckets share an address, so a marker names one bucket of
+ * one array of one table.  A lookup that finishes on the marker of another
+ * bucket knows it was carried off its chain (the object it stood on was
+ * removed and inserted elsewhere, or moved to a new array) and starts over.
  *
- * Our markers encode the bucket:   index << 12 | gen << 7 | shift << 2 | 3
- * Bit 1 tells them from the address-derived markers RHT_NULLS_MARKER()
- * builds (the bucket's address with bit 0 set, as in 6.12) for callers
- * that compare against a bucket's address.  Resizing
- * lets two chains share a tail for a while, so a marker also fits the
- * buckets of an older or newer array that cover the same hash values: the
- * index is compared on the bits both arrays use.
+ * Two things make a resize different:
+ *
+ *  - Chains share tails.  In a doubling, the two buckets of a pair start
+ *    two paths through the old array's chain, both ending on the old
+ *    bucket's marker until they are unzipped; in a halving, the old
+ *    array's first chain of a pair runs on into the second and ends on the
+ *    new bucket's marker.  Those markers "fit" the buckets they cover (see
+ *    rht_nulls_fits()).
+ *
+ *  - A marker that fits no longer proves that the reader stayed on its
+ *    chain: an object it stood on may have been inserted at the head of the
+ *    sibling's path, whose tail it shares, or in the middle of a zipped
+ *    chain.  Every update that could do so first bumps the bucket's stripe
+ *    in @seq, so a reader reads the stripe before its walk and believes a
+ *    miss only if the stripe did not move (rht_seq_begin(), rht_seq_retry()).
+ *    Hits never look at it again.
  */
 #define RHT_NULLS_MARKER(ptr)		((void *)((unsigned long)(ptr) | 1UL))
 #define INIT_RHT_NULLS_HEAD(ptr)	WRITE_ONCE(ptr, NULL)
 
-#define RHT_MARK_CODED		2UL
-#define RHT_MARK_SHIFT_BIT	2
-#define RHT_MARK_GEN_BIT	7
-#define RHT_MARK_INDEX_BIT	12
-#define RHT_MARK_FIELD		31UL
-
 static inline bool rht_is_a_nulls(const struct rhash_head *ptr)
 {
 	return (unsigned long)ptr & 1;
-}
-
-/* The marker that ends bucket @idx of @tbl. */
-static inline struct rhash_head *rht_nulls_of(const struct bucket_table *tbl,
-					      unsigned int idx)
-{
-	unsigned long v = ((unsigned long)idx << RHT_MARK_INDEX_BIT) |
-			  ((unsigned long)(tbl->gen & RHT_MARK_FIELD) << RHT_MARK_GEN_BIT) |
-			  ((unsigned long)tbl->shift << RHT_MARK_SHIFT_BIT) |
-			  RHT_MARK_CODED | 1UL;
-
-	return (struct rhash_head *)v;
-}
-
-/*
- * May a lookup in bucket @idx of @tbl stop at marker @m?  Yes if @m ends a
- * chain of the same generation that covers the hash values of @idx.
- * Address-derived markers only ever come from rht_ptr_rcu() on an empty
- * bucket, so they fit too.
- */
-static inline bool rht_nulls_fits(const struct rhash_head *m,
-				  const struct bucket_table *tbl,
-				  unsigned int idx)
-{
-	unsigned long v = (unsigned long)m;
-	unsigned int bits;
-	unsigned long mask;
-
-	if (!(v & RHT_MARK_CODED))
-		return true;
-	if (((v >> RHT_MARK_GEN_BIT) ^ tbl->gen) & RHT_MARK_FIELD)
-		return false;
-	bits = min_t(unsigned int, (v >> RHT_MARK_SHIFT_BIT) & RHT_MARK_FIELD,
-		     tbl->shift);
-	/* Only the index bits the marker could hold (32-bit: 20). */
-	mask = ((1UL << bits) - 1) & (ULONG_MAX >> RHT_MARK_INDEX_BIT);
-	return !(((v >> RHT_MARK_INDEX_BIT) ^ idx) & mask);
 }
 
 /*
@@ -208,13 +199,12 @@ rht_head_hashfn(struct rhashtable *ht, const struct bucket_table *tbl,
 }
 
 /*
- * Load checks.  The element count may lag by a few per CPU on very large
- * tables (see Documentation/rhashtable.rst); these are heuristics.
+ * Load checks.  @nelems is exact: updates change it with one atomic each,
+ * after their bucket locks are dropped.
  */
-/* @nelems, which per-CPU batching may leave briefly below zero. */
 static inline unsigned int rht_nelems_approx(const struct rhashtable *ht)
 {
-	return max(atomic_read(&ht->nelems), 0);
+	return atomic_read(&ht->nelems);
 }
 
 static inline bool __rht_grow_above_75(const struct rhashtable *ht,
@@ -299,20 +289,6 @@ int lockdep_rht_bucket_is_held(const struct bucket_table *tbl, u32 hash);
 #define rht_dereference(p, ht) \
 	rcu_dereference_protected(p, lockdep_rht_mutex_is_held(ht))
 
-/* Allocation sites, for the fault injection of the KUnit suites. */
-enum rht_alloc_site {
-	RHT_ALLOC_FLAT,
-	RHT_ALLOC_NESTED_TOP,
-	RHT_ALLOC_NESTED_LEAF,
-	RHT_ALLOC_PCPU,
-	RHT_ALLOC_BITMAP,
-};
-
-#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
-void rhashtable_set_fail_alloc_hook(bool (*hook)(const struct rhashtable *ht,
-						 enum rht_alloc_site site));
-#endif
-
 void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 			     struct rhash_head *obj);
 int rhashtable_remove_slow(struct rhashtable *ht, struct rhash_head *obj,
@@ -377,6 +353,69 @@ rht_bucket_insert(struct rhashtable *ht, struct bucket_table *tbl,
 		  unsigned int hash)
 {
 	return rht_bucket_var(tbl, hash);
+}
+
+/* The marker that ends the chain of bucket @idx of @tbl. */
+static inline struct rhash_head *rht_nulls_of(const struct bucket_table *tbl,
+					      unsigned int idx)
+{
+	return RHT_NULLS_MARKER(rht_bucket(tbl, idx));
+}
+
+bool __rht_nulls_fits_shared(const struct rhash_head *m,
+			     const struct bucket_table *tbl, unsigned int idx);
+
+/*
+ * May a walk of bucket @idx of @tbl end on marker @m?  Its own marker, or
+ * while a resize runs the marker of the tail it shares with other buckets
+ * (lib/rhashtable.c decides that, off the fast path).  A marker that fits
+ * is final only if rht_seq_retry() agrees.
+ */
+static inline bool rht_nulls_fits(const struct rhash_head *m,
+				  const struct bucket_table *tbl,
+				  unsigned int idx)
+{
+	return m == rht_nulls_of(tbl, idx) || __rht_nulls_fits_shared(m, tbl, idx);
+}
+
+/*
+ * Read bucket @idx's stripe before walking its chain.  The acquire orders
+ * the read before the walk's loads: an update whose bump this read missed
+ * comes after every link the walk can see that update change.
+ */
+static inline unsigned int rht_seq_begin(const struct bucket_table *tbl,
+					 unsigned int idx)
+{
+	return atomic_read_acquire(&tbl->seq[idx & tbl->seq_mask]);
+}
+
+/*
+ * After a walk that began with rht_seq_begin() ended on a fitting marker:
+ * must it start over?  Pairs with the barriers of rht_seq_bump() in
+ * lib/rhashtable.c: a walk that followed a link written after a bump sees
+ * the bump here.
+ */
+static inline bool rht_seq_retry(const struct bucket_table *tbl,
+				 unsigned int idx, unsigned int seq)
+{
+	smp_rmb();	/* the walk's loads before the stripe's: rht_seq_bump() */
+	return atomic_read(&tbl->seq[idx & tbl->seq_mask]) != seq;
+}
+
+/*
+ * Called by an update before it writes the next pointer of an object it
+ * links where a reader that still stands on the object (from before its
+ * removal) would be carried without ending on a foreign marker: into the
+ * middle of a chain, or onto a tail shared during a resize.  The full
+ * barriers order the bump after the removal that freed the object (which
+ * may have run on another CPU) and before the link written next; the
+ * other side is rht_seq_begin() and rht_seq_retry().
+ */
+static inline void rht_seq_bump(struct bucket_table *tbl, unsigned int idx)
+{
+	smp_mb__before_atomic();	/* the removal, then the bump... */
+	atomic_inc(&tbl->seq[idx & tbl->seq_mask]);
+	smp_mb__after_atomic();		/* ...then the link: rht_seq_retry() */
 }
 
 /* Chain pointers, under the bucket's lock or RCU. */
@@ -541,18 +580,25 @@ rht_relink_unlock(struct bucket_table *tbl, struct rhash_lock_head __rcu **bkt,
 }
 
 /*
- * After an RCU walk of bucket @hash ends on marker @pos: if the marker
- * belongs to the bucket, replace it with RHT_NULLS_MARKER() of the
- * bucket's address, so that callers can test "did I reach the end of my
- * own chain?" with a plain comparison, as in 6.12.
+ * After an RCU walk of bucket @hash ends on marker @pos: if the walk
+ * provably stayed on the bucket's chain (the marker fits and the stripe
+ * read as @seq did not move), give RHT_NULLS_MARKER() of the bucket, so
+ * that callers can test "did I reach the end of my own chain?" with a
+ * plain comparison, as in 6.12.  Otherwise give a marker that is not the
+ * bucket's, which makes such callers retry.
  */
 static inline struct rhash_head *rht_nulls_canon(struct rhash_head *pos,
 						 const struct bucket_table *tbl,
-						 unsigned int hash)
+						 unsigned int hash,
+						 unsigned int seq)
 {
-	if (!rht_nulls_fits(pos, tbl, hash))
+	struct rhash_head *own = rht_nulls_of(tbl, hash);
+
+	if (pos != own && !__rht_nulls_fits_shared(pos, tbl, hash))
 		return pos;
-	return RHT_NULLS_MARKER(rht_bucket(tbl, hash));
+	if (rht_seq_retry(tbl, hash, seq))
+		return RHT_NULLS_MARKER(NULL);
+	return own;
 }
 
 /*
@@ -568,14 +614,16 @@ static inline struct rhash_head *rht_nulls_canon(struct rhash_head *pos,
  * number of arguments.
  *
  * When an RCU form ends, @pos is RHT_NULLS_MARKER(rht_bucket(tbl, hash)) if
- * the walk ended on its own chain; any other value means it was carried to
- * another chain and should be retried.
+ * the walk stayed on its own chain; any other value means it may have been
+ * carried to another chain and should be retried.  The _from forms can
+ * only vouch for the part of the chain after the cursor was set up.
  */
 struct rht_cursor {
 	struct rhash_head *ahead;
 	struct rhash_head *at;
 	const struct bucket_table *ctbl;
 	unsigned int chash;
+	unsigned int cseq;
 	bool crcu;
 	size_t coff;
 };
@@ -590,6 +638,8 @@ static inline struct rht_cursor rht_cursor_at(struct rhash_head *head,
 		.coff = off,
 	};
 
+	if (rcu && tbl)
+		c.cseq = rht_seq_begin(tbl, hash);
 	return c;
 }
 
@@ -598,10 +648,11 @@ static inline struct rht_cursor rht_cursor_bucket(struct bucket_table *tbl,
 						  size_t off)
 {
 	struct rhash_lock_head __rcu *const *bkt = rht_bucket(tbl, hash);
-	struct rhash_head *head;
+	struct rht_cursor c = rht_cursor_at(NULL, tbl, hash, rcu, off);
 
-	head = rcu ? rht_ptr_rcu(bkt) : rht_ptr(bkt, tbl, hash);
-	return rht_cursor_at(head, tbl, hash, rcu, off);
+	/* The stripe is read (in rht_cursor_at()) before the head. */
+	c.ahead = rcu ? rht_ptr_rcu(bkt) : rht_ptr(bkt, tbl, hash);
+	return c;
 }
 
 /*
@@ -616,7 +667,7 @@ static __always_inline bool rht_cursor_step(struct rht_cursor *c,
 
 	if (rht_is_a_nulls(he)) {
 		if (c->crcu && c->ctbl)
-			he = rht_nulls_canon(he, c->ctbl, c->chash);
+			he = rht_nulls_canon(he, c->ctbl, c->chash, c->cseq);
 		*pos = he;
 		return false;
 	}
@@ -789,10 +840,11 @@ static __always_inline bool rht_key_differs(struct rhashtable *ht,
 }
 
 /*
- * Look @key up in the arrays readers can reach.  A bucket is scanned again
- * if the scan ended on another chain's marker; a miss continues in the
- * array that replaces this one, where a move may have taken the object.
- * Call under rcu_read_lock().
+ * Look @key up in the arrays readers can reach.  A miss is believed only
+ * when the walk ended on a marker that fits its bucket and the bucket's
+ * stripe did not move meanwhile; otherwise the bucket is scanned again.
+ * A believed miss continues in the array that replaces this one, where a
+ * move may have taken the object.  Call under rcu_read_lock().
  */
 static __always_inline struct rhash_head *
 __rhashtable_lookup(struct rhashtable *ht, const void *key,
@@ -801,13 +853,14 @@ __rhashtable_lookup(struct rhashtable *ht, const void *key,
 	struct rhash_lock_head __rcu *const *bkt;
 	struct bucket_table *tbl;
 	struct rhash_head *he;
-	unsigned int idx;
+	unsigned int idx, seq;
 
 	tbl = rht_dereference_rcu(ht->tbl, ht);
 	do {
 		idx = rht_key_hashfn(ht, tbl, key, params);
 		bkt = rht_bucket(tbl, idx);
 		do {
+			seq = rht_seq_begin(tbl, idx);
 			he = __rht_word_head(rht_deref_any(*bkt));
 			if (!he)
 				break;		/* empty: nothing to miss */
@@ -816,15 +869,9 @@ __rhashtable_lookup(struct rhashtable *ht, const void *key,
 					return he;
 				he = rcu_dereference_raw(he->next);
 			} while (!rht_is_a_nulls(he));
-			/*
-			 * Our own marker is the usual end; any other must be
-			 * checked.  Hiding @idx keeps the compiler from
-			 * computing the marker before the walk: a hit never
-			 * needs it.
-			 */
-			OPTIMIZER_HIDE_VAR(idx);
-		} while (unlikely(he != rht_nulls_of(tbl, idx)) &&
-			 unlikely(!rht_nulls_fits(he, tbl, idx)));
+		} while (unlikely(he != RHT_NULLS_MARKER(bkt) &&
+				  !__rht_nulls_fits_shared(he, tbl, idx)) ||
+			 unlikely(rht_seq_retry(tbl, idx, seq)));
 
 		/* Pairs with the move of an object to the future array. */
 		smp_rmb();
@@ -907,27 +954,10 @@ rhltable_lookup(struct rhltable *hlt, const void *key,
 	return he ? container_of(he, struct rhlist_head, rhead) : NULL;
 }
 
-/*
- * Element counting.  Small tables count in @nelems directly.  Large ones
- * (see lib/rhashtable.c) get per-CPU deltas that are folded into @nelems
- * in batches, so that inserts on many CPUs do not all write one line.
- */
-#define RHT_PCPU_BATCH	64
-
+/* Element counting: one atomic per update, as in 6.12. */
 static inline void rht_count_add(struct rhashtable *ht, int delta)
 {
-	int __percpu *pc = READ_ONCE(ht->pcpu_nelems);
-	int v;
-
-	if (likely(!pc)) {
-		atomic_add(delta, &ht->nelems);
-		return;
-	}
-	v = this_cpu_add_return(*pc, delta);
-	if (v >= RHT_PCPU_BATCH || v <= -RHT_PCPU_BATCH) {
-		this_cpu_sub(*pc, v);
-		atomic_add(v, &ht->nelems);
-	}
+	atomic_add(delta, &ht->nelems);
 }
 
 /* After an insert: does the worker have something to do? */
@@ -1230,6 +1260,8 @@ __rht_unlink_locked(struct rhashtable *ht, struct bucket_table *tbl,
 			}
 			l = rht_dereference_bucket(first->next, tbl, idx);
 			if (l) {
+				/* @l takes @first's place mid-chain. */
+				rht_seq_bump(tbl, idx);
 				RCU_INIT_POINTER(l->rhead.next, repl);
 				rht_relink_unlock(tbl, bkt, pprev, &l->rhead,
 						  flags);
@@ -1364,6 +1396,8 @@ rhashtable_replace_fast(struct rhashtable *ht, struct rhash_head *obj_old,
 			pprev = &pos->next;
 			continue;
 		}
+		/* @obj_new may have readers on it from an earlier life. */
+		rht_seq_bump(tbl, idx);
 		RCU_INIT_POINTER(obj_new->next,
 				 rht_dereference_bucket(pos->next, tbl, idx));
 		rht_relink_unlock(tbl, bkt, pprev, obj_new, flags);
