@@ -26,7 +26,7 @@ ours() {
 
 # a) sparse, in an x86_64 defconfig build dir with our code enabled.
 objs=()
-for f in lib/rhashtable.c lib/test_rhashtable.c; do
+for f in lib/rhashtable.c lib/test_rhashtable.c lib/test_rhashtable_phases.c; do
 	ours "$f" && objs+=("${f%.c}.o")
 done
 if ((${#objs[@]})); then
@@ -67,7 +67,8 @@ fi
 
 # c) kernel-doc.
 for f in include/linux/rhashtable.h include/linux/rhashtable-types.h \
-	 lib/rhashtable.c lib/test_rhashtable.c; do
+	 lib/rhashtable.c lib/rhashtable_test.h lib/test_rhashtable.c \
+	 lib/test_rhashtable_phases.c; do
 	ours "$f" || continue
 	out=$(cd "$tree" && scripts/kernel-doc -none -Wall "$f" 2>&1)
 	[ -z "$out" ] || { echo "$out"; bad "kernel-doc: $f"; }

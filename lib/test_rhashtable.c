@@ -41,6 +41,10 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
+#include "rhashtable_test.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
 /* Keys with this bit hash to one bucket under rht_test_hostile_hash(). */
 #define RHT_TEST_HOSTILE	BIT(30)
 /* Keys with this bit are never inserted by any test. */
@@ -49,7 +53,7 @@
 /* How long a poll for the worker may take before the test gives up. */
 #define RHT_TEST_TIMEOUT_MS	30000
 
-#define RHT_TEST_SITES		(RHT_ALLOC_PCPU + 1)
+#define RHT_TEST_SITES		RHT_ALLOC_SITES
 
 struct rht_test_obj {
 	u32 key;
@@ -2396,9 +2400,13 @@ static void rht_test_fault_set(enum rht_alloc_site site, int from, int count)
 	WRITE_ONCE(rht_test_fault.count[site], count);
 }
 
+static const struct rht_test_hooks rht_test_fault_hooks = {
+	.fail_alloc = rht_test_fail_alloc,
+};
+
 static void rht_test_fault_disarm(void *unused)
 {
-	rhashtable_set_fail_alloc_hook(NULL);
+	rht_test_set_hooks(NULL);
 	WRITE_ONCE(rht_test_fault.ht, NULL);
 }
 
@@ -2413,7 +2421,7 @@ static void rht_test_fault_arm(struct kunit *test, const struct rhashtable *ht)
 		atomic_set(&rht_test_fault.failed[site], 0);
 	}
 	WRITE_ONCE(rht_test_fault.ht, ht);
-	rhashtable_set_fail_alloc_hook(rht_test_fail_alloc);
+	rht_test_set_hooks(&rht_test_fault_hooks);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							rht_test_fault_disarm,
 							NULL), 0);
@@ -2641,17 +2649,11 @@ static void rht_test_expand_returns_enomem_when_allocation_fails(struct kunit *t
 	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 20), 0U);
 }
 
-static bool rht_test_has_pcpu_count(struct rhashtable *ht)
-{
-	return !!READ_ONCE(ht->pcpu_nelems);
-}
-
 /*
- * A table of 65536 buckets or more without a size limit counts per CPU
- * once a resize brought it there.  @fail_pcpu makes the counter's
- * allocation fail.
+ * The count of a big table stays exact after a resize that went back
+ * down: updates count with one atomic each, never per CPU.
  */
-static void rht_test_pcpu_count(struct kunit *test, bool fail_pcpu)
+static void rht_test_big_table_count_stays_exact(struct kunit *test)
 {
 	struct rht_test_obj *objs = rht_test_objs(test, 1000, 1);
 	struct rhashtable_params p = rht_test_params;
@@ -2661,14 +2663,7 @@ static void rht_test_pcpu_count(struct kunit *test, bool fail_pcpu)
 	p.nelem_hint = 65535;
 	ht = rht_test_new(test, &p);
 	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 131072U);
-	KUNIT_EXPECT_FALSE(test, rht_test_has_pcpu_count(ht));
-	rht_test_fault_arm(test, ht);
-	if (fail_pcpu)
-		rht_test_fault_set(RHT_ALLOC_PCPU, 0, RHT_TEST_ALWAYS);
 	KUNIT_ASSERT_EQ(test, rhashtable_shrink(ht), 0);
-	KUNIT_EXPECT_EQ(test, rht_test_has_pcpu_count(ht), !fail_pcpu);
-	KUNIT_EXPECT_EQ(test, rht_test_fault_failed(RHT_ALLOC_PCPU) > 0,
-			fail_pcpu);
 	rht_test_insert_all(test, ht, objs, 1000);
 	KUNIT_EXPECT_EQ(test, rhashtable_count(ht), 1000U);
 	for (i = 0; i < 1000; i += 5) {
@@ -2676,18 +2671,9 @@ static void rht_test_pcpu_count(struct kunit *test, bool fail_pcpu)
 							     rht_test_params), 0);
 		objs[i].live = false;
 	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&ht->nelems), 800);
 	KUNIT_EXPECT_EQ(test, rhashtable_count(ht), 800U);
 	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 1000), 0U);
-}
-
-static void rht_test_pcpu_counter_keeps_count_exact(struct kunit *test)
-{
-	rht_test_pcpu_count(test, false);
-}
-
-static void rht_test_pcpu_allocation_failure_keeps_count_exact(struct kunit *test)
-{
-	rht_test_pcpu_count(test, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -3214,8 +3200,7 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_failed_resize_falls_back_to_nested_array),
 	KUNIT_CASE(rht_test_failed_resize_is_retried_by_worker),
 	KUNIT_CASE(rht_test_expand_returns_enomem_when_allocation_fails),
-	KUNIT_CASE(rht_test_pcpu_counter_keeps_count_exact),
-	KUNIT_CASE(rht_test_pcpu_allocation_failure_keeps_count_exact),
+	KUNIT_CASE(rht_test_big_table_count_stays_exact),
 	KUNIT_CASE(rht_test_automatic_growth_follows_inserts),
 	KUNIT_CASE(rht_test_burst_of_inserts_ends_at_fitting_size),
 	KUNIT_CASE(rht_test_automatic_shrinking_follows_removes),

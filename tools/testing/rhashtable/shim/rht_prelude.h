@@ -32,6 +32,9 @@
 #define CONFIG_PROVE_LOCKING	1
 #define CONFIG_PROVE_RCU	1
 #define CONFIG_DEBUG_ATOMIC_SLEEP 1
+/* The test hooks of lib/rhashtable.c (lib/rhashtable_test.h). */
+#define CONFIG_KUNIT		1
+#define CONFIG_RHASHTABLE_KUNIT_TEST 1
 #endif
 
 #include <linux/kconfig.h>

@@ -7,6 +7,8 @@
 #ifndef _RHT_SHIM_LINUX_BUG_H
 #define _RHT_SHIM_LINUX_BUG_H
 
+/* tools' kernel.h defines BUG() too: let it come first, then override. */
+#include <linux/kernel.h>
 #include <linux/compiler.h>
 #include <linux/build_bug.h>
 #include <stdbool.h>

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites that stop a resize at one of its steps and check what a
+ * reader sees there.  The promise under test: a lookup or a walk under
+ * rcu_read_lock() finds every object that is in the table for the whole
+ * lookup or walk, whatever updaters do meanwhile, in particular when the
+ * object the reader stands on is taken out, given another key and
+ * inserted again, in the same table or in another one.
+ *
+ * The object is moved from inside the table's compare function, which a
+ * lookup calls on the object it stands on just before it reads the
+ * object's next pointer; a walk gets the object back and the test moves
+ * it before asking for the next one.  The resize runs in the test's own
+ * thread (rhashtable_expand() and friends) and stops at the step a case
+ * names through the step hook of lib/rhashtable_test.h.  Nothing depends
+ * on timing, so every case runs the same way on one CPU or many.
+ *
+ * The same file builds in the userspace harness (tools/testing/rhashtable)
+ * against its small KUnit, so that these cases also run under the
+ * sanitizers there.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+
+#include "rhashtable_test.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/*
+ * The hash is the key XOR a fixed seed whose low bits are clear, so that
+ * key k lands in bucket k % size: the cases below build chains by hand.
+ */
+#define PH_SEED		0x40000000u
+#define PH_OBJS		8
+#define PH_MAX_EAGAIN	64	/* a walk that needs more is stuck */
+
+struct ph_obj {
+	u32 key;
+	struct rhash_head node;
+	struct rhashtable *in;		/* the table it is in, or NULL */
+};
+
+enum ph_resize {
+	PH_STEADY,			/* no resize: check at once */
+	PH_GROW,			/* rhashtable_expand() */
+	PH_SHRINK,			/* rhashtable_shrink() */
+	PH_REHASH,			/* same size, new seed */
+};
+
+/* One case: a table, a resize, the step to stop at, and a move. */
+struct ph_case {
+	unsigned int size;		/* buckets of the table */
+	u32 keys[PH_OBJS];		/* inserted in this order, 0 ends */
+	enum ph_resize resize;
+	enum rht_test_point point;	/* where the check runs */
+	int arg;			/* ...at this hook argument, or -1 */
+	u32 want;			/* the key looked up */
+	u32 trap;			/* key of the object moved under it */
+	u32 moved_key;			/* its new key */
+	unsigned int other_size;	/* move into a second table this big */
+	bool walk;			/* check with a walk, not a lookup */
+};
+
+struct ph_ctx {
+	struct kunit *test;
+	const struct ph_case *c;
+	struct rhashtable ht, other;
+	bool other_live;
+	struct ph_obj obj[PH_OBJS];
+	unsigned int nobj;
+	struct ph_obj *trap;		/* move this one when compared */
+	bool sprung;			/* ...which happened */
+	bool checked;			/* the check ran */
+	unsigned long gp_cookie;	/* for the grace-period case */
+	unsigned int passes;
+	unsigned int grow_to;		/* worker's resizes: grow below this */
+};
+
+static struct ph_ctx *ph_cur;
+
+static u32 ph_hash(const void *data, u32 len, u32 seed)
+{
+	return *(const u32 *)data ^ seed;
+}
+
+/* Resizes are driven by the cases, or by the worker when they ask. */
+static bool ph_grow(const struct rhashtable *ht, size_t size)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+
+	return ctx && ht == &ctx->ht && size < READ_ONCE(ctx->grow_to);
+}
+
+static bool ph_never(const struct rhashtable *ht, size_t size)
+{
+	return false;
+}
+
+static void ph_move(struct ph_ctx *ctx, struct ph_obj *obj);
+
+/* Compares like memcmp(), but first springs the trap on its object. */
+static int ph_cmp(struct rhashtable_compare_arg *arg, const void *ptr)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+	struct ph_obj *obj = (struct ph_obj *)ptr;
+
+	if (ctx && obj == ctx->trap && !ctx->sprung)
+		ph_move(ctx, obj);
+	return obj->key != *(const u32 *)arg->key;
+}
+
+/* No automatic resizes: each case drives the one it wants. */
+static const struct rhashtable_params ph_params = {
+	.key_len = sizeof(u32),
+	.key_offset = offsetof(struct ph_obj, key),
+	.head_offset = offsetof(struct ph_obj, node),
+	.hashfn = ph_hash,
+	.obj_cmpfn = ph_cmp,
+	.hash_rnd = PH_SEED,
+	.grow_decision = ph_grow,
+	.shrink_decision = ph_never,
+};
+
+static int ph_init_table(struct rhashtable *ht, unsigned int size)
+{
+	struct rhashtable_params p = ph_params;
+
+	p.nelem_hint = size / 2;	/* makes an array of @size buckets */
+	return rhashtable_init(ht, &p);
+}
+
+static unsigned int ph_size(struct rhashtable *ht)
+{
+	unsigned int size;
+
+	rcu_read_lock();
+	size = rht_dereference_rcu(ht->tbl, ht)->size;
+	rcu_read_unlock();
+	return size;
+}
+
+static struct ph_obj *ph_find(struct ph_ctx *ctx, u32 key)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nobj; i++)
+		if (ctx->obj[i].key == key)
+			return &ctx->obj[i];
+	return NULL;
+}
+
+/* Take @obj out, give it the case's new key, insert it again. */
+static void ph_move(struct ph_ctx *ctx, struct ph_obj *obj)
+{
+	struct rhashtable *to = ctx->c->other_size ? &ctx->other : &ctx->ht;
+	struct kunit *test = ctx->test;
+
+	ctx->sprung = true;
+	KUNIT_EXPECT_EQ(test, rhashtable_remove_fast(obj->in, &obj->node,
+						     ph_params), 0);
+	obj->key = ctx->c->moved_key;
+	obj->in = to;
+	KUNIT_EXPECT_EQ(test, rhashtable_lookup_insert_fast(to, &obj->node,
+							    ph_params), 0);
+}
+
+static void ph_check_lookup(struct ph_ctx *ctx)
+{
+	struct kunit *test = ctx->test;
+	struct ph_obj *want = ph_find(ctx, ctx->c->want), *got;
+
+	ctx->trap = ph_find(ctx, ctx->c->trap);
+	rcu_read_lock();
+	got = rhashtable_lookup(&ctx->ht, &ctx->c->want, ph_params);
+	rcu_read_unlock();
+	ctx->trap = NULL;
+	KUNIT_EXPECT_TRUE_MSG(test, ctx->sprung,
+			      "the lookup never stood on key %u", ctx->c->trap);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, got, want, "lookup of key %u",
+				ctx->c->want);
+}
+
+/*
+ * Walk the whole table, moving the trap once the walk returned it.  Every
+ * other object was in the table throughout and must come back.
+ */
+static void ph_check_walk(struct ph_ctx *ctx)
+{
+	struct kunit *test = ctx->test;
+	struct ph_obj *trap = ph_find(ctx, ctx->c->trap), *obj;
+	bool seen[PH_OBJS] = { };
+	struct rhashtable_iter iter;
+	unsigned int eagain = 0, i;
+
+	rhashtable_walk_enter(&ctx->ht, &iter);
+	rhashtable_walk_start(&iter);
+	while ((obj = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(obj)) {
+			KUNIT_EXPECT_EQ(test, PTR_ERR(obj), -EAGAIN);
+			if (++eagain > PH_MAX_EAGAIN)
+				break;
+			continue;
+		}
+		seen[obj - ctx->obj] = true;
+		if (obj == trap && !ctx->sprung)
+			ph_move(ctx, obj);
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+
+	KUNIT_EXPECT_LE_MSG(test, eagain, PH_MAX_EAGAIN, "the walk never ends");
+	KUNIT_EXPECT_TRUE_MSG(test, ctx->sprung,
+			      "the walk never returned key %u", ctx->c->trap);
+	for (i = 0; i < ctx->nobj; i++)
+		if (&ctx->obj[i] != trap)
+			KUNIT_EXPECT_TRUE_MSG(test, seen[i],
+					      "the walk missed key %u",
+					      ctx->obj[i].key);
+}
+
+static void ph_check(struct ph_ctx *ctx)
+{
+	ctx->checked = true;
+	if (ctx->c->walk)
+		ph_check_walk(ctx);
+	else
+		ph_check_lookup(ctx);
+}
+
+static void ph_step(struct rhashtable *ht, enum rht_test_point point,
+		    unsigned int arg)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+
+	if (!ctx || ht != &ctx->ht || ctx->checked ||
+	    point != ctx->c->point ||
+	    (ctx->c->arg >= 0 && arg != ctx->c->arg))
+		return;
+	ph_check(ctx);
+}
+
+static const struct rht_test_hooks ph_hooks = {
+	.step = ph_step,
+};
+
+static void ph_teardown(void *data)
+{
+	struct ph_ctx *ctx = data;
+
+	rht_test_set_hooks(NULL);
+	WRITE_ONCE(ph_cur, NULL);
+	rhashtable_destroy(&ctx->ht);
+	if (ctx->other_live)
+		rhashtable_destroy(&ctx->other);
+}
+
+/* Build the case's table(s) and objects, with the hooks installed. */
+static struct ph_ctx *ph_setup(struct kunit *test, const struct ph_case *c)
+{
+	struct ph_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->test = test;
+	ctx->c = c;
+	KUNIT_ASSERT_EQ(test, ph_init_table(&ctx->ht, c->size), 0);
+	if (c->other_size) {
+		if (ph_init_table(&ctx->other, c->other_size)) {
+			rhashtable_destroy(&ctx->ht);
+			KUNIT_ASSERT_TRUE_MSG(test, false, "init of 2nd table");
+		}
+		ctx->other_live = true;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ph_teardown,
+							ctx), 0);
+	KUNIT_ASSERT_EQ(test, ph_size(&ctx->ht), c->size);
+
+	for (i = 0; i < PH_OBJS && c->keys[i]; i++) {
+		struct ph_obj *obj = &ctx->obj[i];
+
+		obj->key = c->keys[i];
+		obj->in = &ctx->ht;
+		KUNIT_ASSERT_EQ(test,
+				rhashtable_lookup_insert_fast(&ctx->ht,
+							      &obj->node,
+							      ph_params), 0);
+	}
+	ctx->nobj = i;
+	WRITE_ONCE(ph_cur, ctx);
+	rht_test_set_hooks(&ph_hooks);
+	return ctx;
+}
+
+/* Every object is where ph_move() or the setup put it, and only there. */
+static void ph_verify(struct ph_ctx *ctx)
+{
+	struct kunit *test = ctx->test;
+	unsigned int i, in_ht = 0;
+
+	for (i = 0; i < ctx->nobj; i++) {
+		struct ph_obj *obj = &ctx->obj[i];
+
+		in_ht += obj->in == &ctx->ht;
+		KUNIT_EXPECT_PTR_EQ_MSG(test,
+					rhashtable_lookup_fast(obj->in, &obj->key,
+							       ph_params),
+					obj, "key %u after the resize",
+					obj->key);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->ht.nelems), in_ht);
+}
+
+static void ph_run(struct kunit *test, const struct ph_case *c)
+{
+	struct ph_ctx *ctx = ph_setup(test, c);
+
+	switch (c->resize) {
+	case PH_STEADY:
+		ph_check(ctx);
+		break;
+	case PH_GROW:
+		KUNIT_EXPECT_EQ(test, rhashtable_expand(&ctx->ht), 0);
+		break;
+	case PH_SHRINK:
+		KUNIT_EXPECT_EQ(test, rhashtable_shrink(&ctx->ht), 0);
+		break;
+	case PH_REHASH:
+		KUNIT_EXPECT_EQ(test, rht_test_resize(&ctx->ht, c->size, true),
+				0);
+		break;
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, ctx->checked, "the resize never reached the step");
+	ph_verify(ctx);
+}
+
+/*
+ * The chains.  Keys are chosen by bucket: with 8 buckets, keys 1, 9, 17
+ * share bucket 1, and 5, 13, 21 bucket 5; with 4 buckets all of them share
+ * bucket 1.  Objects are inserted at the head, so the last key listed is
+ * the first a reader stands on.
+ *
+ * Doubling 4 -> 8: old bucket 1 holds [9 1 5 13]; new bucket 1's path is
+ * 9 1 5 13, bucket 5's is 5 13, both ending on old bucket 1's marker.  The
+ * first unzip pass cuts 1 -> 5: bucket 1's path becomes 9 1, and the two
+ * paths no longer meet, but bucket 5's still ends on the old marker.
+ */
+#define PH_GROW_CHAIN	{ 13, 5, 1, 9 }
+
+/* Halving 8 -> 4: bucket 1 [9 1] and bucket 5 [5] zip into 9 1 5. */
+#define PH_SHRINK_CHAIN	{ 5, 1, 9 }
+
+#define PH_CASE(name, ...)						\
+static void name(struct kunit *test)					\
+{									\
+	static const struct ph_case c = { __VA_ARGS__ };		\
+									\
+	ph_run(test, &c);						\
+}
+
+/* No resize: the object moves to another bucket, or another table. */
+PH_CASE(lookup_steady_move_to_other_bucket,
+	.size = 8, .keys = { 1, 9 }, .want = 1, .trap = 9, .moved_key = 2)
+PH_CASE(lookup_steady_move_to_same_size_table,
+	.size = 8, .keys = { 1, 9 }, .want = 1, .trap = 9, .moved_key = 17,
+	.other_size = 8)
+PH_CASE(lookup_steady_move_to_bigger_table,
+	.size = 8, .keys = { 1, 9 }, .want = 1, .trap = 9, .moved_key = 17,
+	.other_size = 16)
+PH_CASE(walk_steady_move_to_same_size_table,
+	.size = 8, .keys = { 1, 9 }, .want = 1, .trap = 9, .moved_key = 17,
+	.other_size = 8, .walk = true)
+
+/* Doubling, new array published, old readers may remain. */
+PH_CASE(lookup_grow_published_move_to_sibling,
+	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
+	.point = RHT_TP_PUBLISHED, .arg = -1,
+	.want = 1, .trap = 9, .moved_key = 21)
+/* Doubling, after the first unzip pass: the paths share a marker. */
+PH_CASE(lookup_grow_unzipping_move_to_sibling,
+	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
+	.point = RHT_TP_UNZIP_PASS, .arg = 1,
+	.want = 1, .trap = 9, .moved_key = 21)
+PH_CASE(lookup_grow_unzipping_move_to_same_bucket,
+	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
+	.point = RHT_TP_UNZIP_PASS, .arg = 1,
+	.want = 1, .trap = 9, .moved_key = 17)
+PH_CASE(lookup_grow_unzipping_move_to_same_size_table,
+	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
+	.point = RHT_TP_UNZIP_PASS, .arg = 1,
+	.want = 1, .trap = 9, .moved_key = 17, .other_size = 8)
+PH_CASE(lookup_grow_unzipping_move_to_smaller_table,
+	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
+	.point = RHT_TP_UNZIP_PASS, .arg = 1,
+	.want = 1, .trap = 9, .moved_key = 17, .other_size = 4)
+PH_CASE(walk_grow_unzipping_move_to_sibling,
+	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
+	.point = RHT_TP_UNZIP_PASS, .arg = 1,
+	.want = 1, .trap = 9, .moved_key = 21, .walk = true)
+
+/* Halving, while pairs are zipped and the old array is still current. */
+PH_CASE(lookup_shrink_zipping_move_to_other_half,
+	.size = 8, .keys = PH_SHRINK_CHAIN, .resize = PH_SHRINK,
+	.point = RHT_TP_ZIPPED_PAIR, .arg = 1,
+	.want = 1, .trap = 9, .moved_key = 13)
+PH_CASE(walk_shrink_zipping_move_to_other_half,
+	.size = 8, .keys = PH_SHRINK_CHAIN, .resize = PH_SHRINK,
+	.point = RHT_TP_ZIPPED_PAIR, .arg = 1,
+	.want = 1, .trap = 9, .moved_key = 13, .walk = true)
+/* Halving, the zipped array published: 13 goes mid-chain. */
+PH_CASE(lookup_shrink_published_move_to_other_half,
+	.size = 8, .keys = PH_SHRINK_CHAIN, .resize = PH_SHRINK,
+	.point = RHT_TP_PUBLISHED, .arg = -1,
+	.want = 1, .trap = 9, .moved_key = 13)
+PH_CASE(lookup_shrink_published_move_to_same_size_table,
+	.size = 8, .keys = PH_SHRINK_CHAIN, .resize = PH_SHRINK,
+	.point = RHT_TP_PUBLISHED, .arg = -1,
+	.want = 1, .trap = 9, .moved_key = 13, .other_size = 4)
+PH_CASE(walk_shrink_published_move_to_other_half,
+	.size = 8, .keys = PH_SHRINK_CHAIN, .resize = PH_SHRINK,
+	.point = RHT_TP_PUBLISHED, .arg = -1,
+	.want = 1, .trap = 9, .moved_key = 13, .walk = true)
+
+/* Rehash, half done: some objects moved to the new array already. */
+PH_CASE(lookup_rehash_moving_move_to_other_bucket,
+	.size = 8, .keys = { 1, 9, 17 }, .resize = PH_REHASH,
+	.point = RHT_TP_MOVED_BUCKET, .arg = 0,
+	.want = 1, .trap = 17, .moved_key = 2)
+PH_CASE(lookup_rehash_moving_move_to_same_size_table,
+	.size = 8, .keys = { 1, 9, 17 }, .resize = PH_REHASH,
+	.point = RHT_TP_MOVED_BUCKET, .arg = 0,
+	.want = 1, .trap = 17, .moved_key = 25, .other_size = 8)
+/* A walk reaching the end of the old array must go on into the new. */
+PH_CASE(walk_rehash_moving_ends,
+	.size = 8, .keys = { 2, 1, 9, 17, 4 }, .resize = PH_REHASH,
+	.point = RHT_TP_MOVED_BUCKET, .arg = 1,
+	.want = 1, .trap = 17, .moved_key = 25, .walk = true)
+
+/*
+ * A reader of one side of a pair may stand on an object that the next
+ * unzip pass cuts off that side's path; only a grace period between two
+ * passes lets it leave first.  At each pass, check that one has ended
+ * since the pass before.
+ */
+static void ph_gp_step(struct rhashtable *ht, enum rht_test_point point,
+		       unsigned int arg)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+
+	if (!ctx || ht != &ctx->ht || point != RHT_TP_UNZIP_PASS)
+		return;
+	if (ctx->passes++)
+		KUNIT_EXPECT_TRUE_MSG(ctx->test,
+				      poll_state_synchronize_rcu(ctx->gp_cookie),
+				      "no grace period before pass %u",
+				      ctx->passes);
+	ctx->gp_cookie = get_state_synchronize_rcu();
+}
+
+static const struct rht_test_hooks ph_gp_hooks = {
+	.step = ph_gp_step,
+};
+
+static void unzip_passes_are_grace_periods_apart(struct kunit *test)
+{
+	/* [9 5 1 13 17]: the paths meet four times, one cut per pass. */
+	static const struct ph_case c = {
+		.size = 4, .keys = { 17, 13, 1, 5, 9 },
+	};
+	struct ph_ctx *ctx = ph_setup(test, &c);
+	unsigned int ms;
+
+	/*
+	 * The worker's own resize, which waits with call_rcu().  (An
+	 * explicit resize waits with cond_synchronize_rcu(), which Tiny RCU
+	 * rightly skips: on one CPU a sleepable caller is a quiescent state,
+	 * and the grace-period counter then does not show the wait.)
+	 */
+	rht_test_set_hooks(&ph_gp_hooks);
+	WRITE_ONCE(ctx->grow_to, 8);
+	rhashtable_kick(&ctx->ht, 0);
+	for (ms = 0; ms < 10000; ms++) {	/* 10 s at least */
+		bool idle;
+
+		/* The worker's mutex orders its work before what we read. */
+		mutex_lock(&ctx->ht.mutex);
+		idle = !ctx->ht.rs.old;
+		mutex_unlock(&ctx->ht.mutex);
+		if (idle && ph_size(&ctx->ht) == 8)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(test, ph_size(&ctx->ht), 8);
+	KUNIT_EXPECT_EQ(test, ctx->passes, 5);
+	ph_verify(ctx);
+}
+
+/* Nested arrays have a size limit: beyond it, a grow must fail. */
+static bool ph_fail_flat(const struct rhashtable *ht, enum rht_alloc_site site)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+
+	return ctx && ht == &ctx->ht && site == RHT_ALLOC_FLAT;
+}
+
+static const struct rht_test_hooks ph_fail_flat_hooks = {
+	.fail_alloc = ph_fail_flat,
+};
+
+static void failed_doubling_keeps_the_array(struct kunit *test)
+{
+	/* The biggest nested array: a top level of half a page of leaves. */
+	unsigned int leaf = PAGE_SHIFT - ilog2(sizeof(void *));
+	unsigned int cap = 1U << (2 * leaf - 1), size;
+	static const struct ph_case c = { .size = 4, .keys = { 1, 2, 3 } };
+	struct ph_ctx *ctx = ph_setup(test, &c);
+
+	while ((size = ph_size(&ctx->ht)) < 2 * cap)
+		KUNIT_ASSERT_EQ(test, rhashtable_expand(&ctx->ht), 0);
+
+	rht_test_set_hooks(&ph_fail_flat_hooks);
+	KUNIT_EXPECT_EQ(test, rhashtable_expand(&ctx->ht), -ENOMEM);
+	rht_test_set_hooks(NULL);
+	KUNIT_EXPECT_EQ(test, ph_size(&ctx->ht), size);
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, rht_dereference_rcu(ctx->ht.tbl, &ctx->ht)->nest,
+			0);
+	rcu_read_unlock();
+	ph_verify(ctx);
+}
+
+static struct kunit_case ph_cases[] = {
+	KUNIT_CASE(lookup_steady_move_to_other_bucket),
+	KUNIT_CASE(lookup_steady_move_to_same_size_table),
+	KUNIT_CASE(lookup_steady_move_to_bigger_table),
+	KUNIT_CASE(walk_steady_move_to_same_size_table),
+	KUNIT_CASE(lookup_grow_published_move_to_sibling),
+	KUNIT_CASE(lookup_grow_unzipping_move_to_sibling),
+	KUNIT_CASE(lookup_grow_unzipping_move_to_same_bucket),
+	KUNIT_CASE(lookup_grow_unzipping_move_to_same_size_table),
+	KUNIT_CASE(lookup_grow_unzipping_move_to_smaller_table),
+	KUNIT_CASE(walk_grow_unzipping_move_to_sibling),
+	KUNIT_CASE(lookup_shrink_zipping_move_to_other_half),
+	KUNIT_CASE(walk_shrink_zipping_move_to_other_half),
+	KUNIT_CASE(lookup_shrink_published_move_to_other_half),
+	KUNIT_CASE(lookup_shrink_published_move_to_same_size_table),
+	KUNIT_CASE(walk_shrink_published_move_to_other_half),
+	KUNIT_CASE(lookup_rehash_moving_move_to_other_bucket),
+	KUNIT_CASE(lookup_rehash_moving_move_to_same_size_table),
+	KUNIT_CASE(walk_rehash_moving_ends),
+	KUNIT_CASE(unzip_passes_are_grace_periods_apart),
+	KUNIT_CASE(failed_doubling_keeps_the_array),
+	{}
+};
+
+static struct kunit_suite ph_suite = {
+	.name = "rhashtable-phases",
+	.test_cases = ph_cases,
+};
+
+kunit_test_suites(&ph_suite);
+
+MODULE_DESCRIPTION("KUnit tests that stop rhashtable resizes step by step");
+MODULE_LICENSE("GPL");
