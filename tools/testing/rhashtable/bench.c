@@ -255,8 +255,6 @@ int main(int argc, char **argv)
 			    "usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory -n N -k u32|k16 [-t 1,2] [-d secs]");
 		}
 	}
-	/* A stuck resize is the tests' business; here just carry on. */
-	rht_test_kick_stuck = true;
 	if (!strcmp(cname, "rht")) {
 		kind = C_RHT;
 		cname = impl_label;

@@ -19,6 +19,12 @@
  *   then two bytes per operation: opcode (low 5 bits; bit 7 is key bit
  *   8) and key number bits 0-7, so 512 distinct keys.
  *
+ * Besides inserts, removes and replacements, objects move: the same
+ * object is taken out and inserted again at once under another key, or
+ * parked in a second table of the same kind and brought back later under
+ * any free key, as users that re-key objects or move them between tables
+ * do.
+ *
  * Deferred work (the resize worker) and RCU callbacks run only when an
  * operation says so (rht_wq_set_manual(), rht_rcu_set_manual()), which
  * makes every run deterministic.  With
@@ -73,6 +79,13 @@ static struct {
 	bool iter_active;
 	bool failing;		/* fault injection armed at some point */
 	u8 keys[NKEYS][16];
+	/* the second table, and the objects parked in it */
+	union {
+		struct rhashtable ht2;
+		struct rhltable hlt2;
+	};
+	struct fobj *out[64];
+	unsigned int nout;
 } F;
 
 static void make_keys(void)
@@ -193,6 +206,7 @@ enum {
 	OP_REPLACE, OP_LOOKUP, OP_LOOKUP_MISSING, OP_WALK, OP_WALK_STEP,
 	OP_WALK_END, OP_RUN_WORK, OP_AUDIT, OP_FAIL_NTH, OP_INSERT_BURST,
 	OP_REMOVE_BURST, OP_EXPAND, OP_SHRINK, OP_REHASH, OP_RCU, OP_TIME,
+	OP_MOVE, OP_MOVE_OUT, OP_MOVE_IN,
 	OP_MAX
 };
 
@@ -376,6 +390,140 @@ static __always_inline void op_replace(const struct rhashtable_params p,
 		obj_free(new);
 	}
 	check_lookup(p, knum);
+}
+
+/* Insert @obj, under its current key, into table @ht (rhltable or not). */
+static __always_inline int obj_insert(const struct rhashtable_params p,
+				      struct rhashtable *ht, struct fobj *obj)
+{
+	if (F.rhl)
+		return rhltable_insert_key(container_of(ht, struct rhltable, ht),
+					   obj->key, &obj->list, p);
+	if (F.custom)
+		return rhashtable_lookup_insert_key(ht, obj->key, &obj->node, p);
+	return rhashtable_lookup_insert_fast(ht, &obj->node, p);
+}
+
+static __always_inline int obj_remove(const struct rhashtable_params p,
+				      struct rhashtable *ht, struct fobj *obj)
+{
+	if (F.rhl)
+		return rhltable_remove(container_of(ht, struct rhltable, ht),
+				       &obj->list, p);
+	return rhashtable_remove_fast(ht, &obj->node, p);
+}
+
+static void obj_rekey(struct fobj *obj, unsigned int knum)
+{
+	memcpy(obj->key, F.keys[knum], sizeof(obj->key));
+	obj->knum = knum;
+}
+
+/* A key an object may move to: free, or with room for a duplicate. */
+static int free_key(unsigned int from)
+{
+	unsigned int k, n;
+
+	for (n = 0; n < NKEYS; n++) {
+		k = (from + n * 37) % NKEYS;
+		if (F.rhl ? F.nobj[k] < MAX_DUPS : !F.nobj[k])
+			return k;
+	}
+	return -1;
+}
+
+/* A failed re-insertion leaves the object out of every table. */
+static void moved_insert_failed(int err, struct fobj *obj, const char *op)
+{
+	check_insert_error(err, obj->knum, op);
+	obj_free(obj);
+}
+
+/* Take an object of @knum out and insert it again under another key. */
+static __always_inline void op_move(const struct rhashtable_params p,
+				    unsigned int knum, unsigned int sel)
+{
+	int to = free_key(knum + 1 + sel), err;
+	unsigned int idx;
+	struct fobj *obj;
+
+	if (!F.nobj[knum] || to < 0 || to == (int)knum)
+		return;
+	idx = sel % F.nobj[knum];
+	obj = F.obj[knum][idx];
+	err = obj_remove(p, &F.ht, obj);
+	CHECK(!err, "move: remove of key %u: %d", knum, err);
+	model_del(knum, idx);
+	obj_rekey(obj, to);
+	err = obj_insert(p, &F.ht, obj);
+	if (err)
+		moved_insert_failed(err, obj, "move");
+	else
+		model_add(to, obj);
+	check_lookup(p, knum);
+	check_lookup(p, to);
+}
+
+/* Does an object parked in the second table have key @knum? */
+static bool parked(unsigned int knum)
+{
+	unsigned int i;
+
+	for (i = 0; i < F.nout; i++)
+		if (F.out[i]->knum == knum)
+			return true;
+	return false;
+}
+
+/* Park an object of @knum in the second table, under its key. */
+static __always_inline void op_move_out(const struct rhashtable_params p,
+					unsigned int knum, unsigned int sel)
+{
+	unsigned int idx, k;
+	struct fobj *obj;
+	int err;
+
+	if (!F.nobj[knum] || F.nout == ARRAY_SIZE(F.out))
+		return;
+	idx = sel % F.nobj[knum];
+	obj = F.obj[knum][idx];
+	err = obj_remove(p, &F.ht, obj);
+	CHECK(!err, "move out: remove of key %u: %d", knum, err);
+	model_del(knum, idx);
+	/* Under its own key, unless the second table has that already. */
+	for (k = knum; parked(k); k = (k + 1) % NKEYS)
+		;
+	obj_rekey(obj, k);
+	err = obj_insert(F.p, &F.ht2, obj);
+	if (err)
+		moved_insert_failed(err, obj, "move out");
+	else
+		F.out[F.nout++] = obj;
+	check_lookup(p, knum);
+}
+
+/* Bring a parked object back under a free key of its own choosing. */
+static __always_inline void op_move_in(const struct rhashtable_params p,
+				       unsigned int knum)
+{
+	int to = free_key(knum), err;
+	unsigned int slot;
+	struct fobj *obj;
+
+	if (!F.nout || to < 0)
+		return;
+	slot = knum % F.nout;
+	obj = F.out[slot];
+	F.out[slot] = F.out[--F.nout];
+	err = obj_remove(F.p, &F.ht2, obj);
+	CHECK(!err, "move in: remove from the second table: %d", err);
+	obj_rekey(obj, to);
+	err = obj_insert(p, &F.ht, obj);
+	if (err)
+		moved_insert_failed(err, obj, "move in");
+	else
+		model_add(to, obj);
+	check_lookup(p, to);
 }
 
 /* ------------------------------------------------------------------ */
@@ -614,6 +762,15 @@ static __always_inline void run_ops(const struct rhashtable_params p,
 				if (F.nobj[(knum + k) % NKEYS])
 					op_remove(p, (knum + k) % NKEYS, k);
 			break;
+		case OP_MOVE:
+			op_move(p, knum, data[i] >> 5);
+			break;
+		case OP_MOVE_OUT:
+			op_move_out(p, knum, data[i] >> 5);
+			break;
+		case OP_MOVE_IN:
+			op_move_in(p, knum);
+			break;
 #ifdef RHT_TEST_HAVE_RESIZE
 		case OP_EXPAND:
 		case OP_SHRINK:
@@ -711,6 +868,9 @@ int rht_fuzz_one_input(const uint8_t *data, size_t size)
 	    F.p.max_size && F.p.min_size > F.p.max_size)
 		return 0;
 	CHECK(!err, "init: %d", err);
+	err = F.rhl ? rhltable_init(&F.hlt2, &F.p) :
+		      rhashtable_init(&F.ht2, &F.p);
+	CHECK(!err, "init of the second table: %d", err);
 
 	if (F.const_params)
 		run_ops(const_params, data + 4, size - 4);
@@ -741,6 +901,17 @@ int rht_fuzz_one_input(const uint8_t *data, size_t size)
 		rhashtable_free_and_destroy(&F.ht, destroy_one, &destroyed);
 	CHECK(destroyed == F.count, "destroy freed %lu objects, model has %lu",
 	      destroyed, F.count);
+	for (i = 0; i < F.nout; i++)
+		CHECK(!obj_remove(F.p, &F.ht2, F.out[i]),
+		      "parked object missing from the second table");
+	CHECK(rht_test_nelems(&F.ht2) == 0, "second table: %u left",
+	      rht_test_nelems(&F.ht2));
+	if (F.rhl)
+		rhltable_destroy(&F.hlt2);
+	else
+		rhashtable_destroy(&F.ht2);
+	for (i = 0; i < F.nout; i++)
+		obj_free(F.out[i]);
 	for (k = 0; k < NKEYS; k++)
 		for (i = 0; i < F.nobj[k]; i++)
 			obj_free(F.obj[k][i]);

@@ -10,6 +10,18 @@
  *             owner touches a key, the owner knows exactly whether it must
  *             be present and checks every operation's result against that.
  *   never   - never inserted.  Nobody may ever find one (else: false hit).
+ *   moving  - each mover owns a few objects and keeps taking one out,
+ *             giving it another free key of its own and inserting it
+ *             again, into this table or into a second one, at once and
+ *             without a grace period: readers that stood on it are carried
+ *             along, which must never make them miss a stable key.
+ *
+ * The second table also holds fillers that keep it about as big as the
+ * first (so that the chains of the two look alike), with churn keys that
+ * no writer owns.  (Readers do not look up keys that the other table
+ * holds: a reader carried there by a mover could find such a key, which
+ * is as much a hit as any other; callers that move objects between tables
+ * check which table the object they found is in.)
  *
  * Meanwhile the table grows and shrinks on its own (min_size is tiny and
  * automatic_shrinking is on), and with implementations that support it a
@@ -28,10 +40,11 @@
  */
 #include <getopt.h>
 #include <sched.h>
+#include <signal.h>
 
 #include "rht_test.h"
 
-enum { KC_STABLE = 0, KC_CHURN = 1, KC_NEVER = 3 };
+enum { KC_STABLE = 0, KC_CHURN = 1, KC_MOVE = 2, KC_NEVER = 3 };
 #define KEY(idx, cls)	(((u32)(idx) << 2) | (cls))
 #define KEY_IDX(k)	((k) >> 2)
 #define KEY_CLS(k)	((k) & 3)
@@ -45,13 +58,68 @@ struct tobj {
 	u32 key;
 	u32 magic;
 	unsigned int destroyed;
+	struct rhashtable *in;		/* movers' objects: the table, or NULL */
 	struct rcu_head rcu;
 };
 
+/*
+ * Key index in the low bits, class in the top two, seed ignored: bucket
+ * = index mod size, in every table of a size.  That lets movers pick keys
+ * whose buckets are what readers trip over: the sibling of a pair, the
+ * same bucket in the other table.
+ */
+static u32 stress_hash(const void *key, u32 len, u32 seed)
+{
+	u32 k = READ_ONCE(*(const u32 *)key);	/* movers re-key */
+
+	return k >> 2 | k << 30;
+}
+
+/* Movers re-key objects that readers may still be comparing. */
+static int stress_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	return READ_ONCE(*(const u32 *)((const char *)obj +
+					 offsetof(struct tobj, key))) !=
+	       *(const u32 *)arg->key;
+}
+
 static const struct rhashtable_params tparams = {
 	.key_len = sizeof(u32),
+	.hashfn = stress_hash,
+	.obj_cmpfn = stress_cmp,
 	.key_offset = offsetof(struct tobj, key),
 	.head_offset = offsetof(struct tobj, node),
+	.min_size = 4,
+	.automatic_shrinking = true,
+};
+
+/*
+ * Readers also look stable keys up with a compare function that now and
+ * then dawdles on the object it stands on, which widens the window in
+ * which a mover can carry them away.  Same hashing, so same table.
+ */
+static __thread unsigned int dawdle_rng = 1;
+
+static int dawdle_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct tobj *o = obj;
+
+	dawdle_rng = dawdle_rng * 1103515245 + 12345;
+	if (!(dawdle_rng >> 28)) {	/* 1 in 16 */
+		int i;
+
+		for (i = 0; i < 200; i++)
+			cpu_relax();
+	}
+	return READ_ONCE(o->key) != *(const u32 *)arg->key;
+}
+
+static const struct rhashtable_params dparams = {
+	.key_len = sizeof(u32),
+	.hashfn = stress_hash,
+	.key_offset = offsetof(struct tobj, key),
+	.head_offset = offsetof(struct tobj, node),
+	.obj_cmpfn = dawdle_cmp,
 	.min_size = 4,
 	.automatic_shrinking = true,
 };
@@ -59,8 +127,9 @@ static const struct rhashtable_params tparams = {
 struct stats {
 	u64 lookups, false_miss, false_hit, bad_obj;
 	u64 inserts, removes, replaces, nomem, busy, ops;
-	u64 walks, walk_objs, walk_eagain, walk_missed_stopstart;
+	u64 walks, walk_objs, walk_eagain;
 	u64 resizes, resize_err;
+	u64 moves;
 };
 
 /*
@@ -92,9 +161,25 @@ struct reader {
 	struct trng rng;
 };
 
+/*
+ * A mover owns the keys KEY(id + j * movers, KC_MOVE) for j < MOVE_KEYS
+ * and MOVE_OBJS objects that always hold distinct ones of them.
+ */
+#define MOVE_OBJS	64
+#define MOVE_KEYS	65536
+
+struct mover {
+	pthread_t tid;
+	int id;
+	struct tobj obj[MOVE_OBJS];
+	struct tobj **by_key;		/* the object holding key j */
+	struct stats st;
+	struct trng rng;
+};
+
 static struct {
 	double secs;
-	int readers, writers, walker;
+	int readers, writers, walker, movers;
 	u32 nstable, nchurn;	/* nchurn: per writer */
 	u64 seed;
 	unsigned int fail_ppm;
@@ -104,16 +189,20 @@ static struct {
 } opt = {
 	.secs = 10,
 	.walker = 1,
+	.movers = 1,
 	.nstable = 1000,
 	.nchurn = 4096,
 	.seed = 1,
 	.checkpoint_ms = 1000,
 };
 
-static struct rhashtable ht;
+static struct rhashtable ht, ht2;
 static struct tobj *stable;
 static struct writer *writers;
 static struct reader *readers;
+static struct mover *movers;
+static struct tobj *fill2;
+static u32 nfill2;
 static struct stats walker_st, resizer_st;
 static int stop;
 static u64 stable_inserted;
@@ -218,12 +307,16 @@ static void *reader_main(void *arg)
 
 			/* Stable key, self-locking lookup: must hit. */
 			key = KEY(trng_below(&r->rng, opt.nstable), KC_STABLE);
-			obj = rhashtable_lookup_fast(&ht, &key, tparams);
+			if (i & 1)
+				obj = rhashtable_lookup_fast(&ht, &key, dparams);
+			else
+				obj = rhashtable_lookup_fast(&ht, &key, tparams);
 			BUMP(st->lookups, 1);
 			if (!obj) {
 				report_bad(st, "false miss", key, NULL);
 				BUMP(st->false_miss, 1);
-			} else if (obj->key != key || READ_ONCE(obj->magic) != MAGIC_LIVE) {
+			} else if (obj != &stable[KEY_IDX(key)] ||
+				   READ_ONCE(obj->magic) != MAGIC_LIVE) {
 				report_bad(st, "wrong object", key, obj);
 				BUMP(st->bad_obj, 1);
 			}
@@ -242,7 +335,7 @@ static void *reader_main(void *arg)
 			rcu_read_lock();
 			obj = rhashtable_lookup(&ht, &key, tparams);
 			magic = obj ? READ_ONCE(obj->magic) : 0;
-			if (obj && (obj->key != key ||
+			if (obj && (READ_ONCE(obj->key) != key ||
 				    (magic != MAGIC_LIVE && magic != MAGIC_GONE))) {
 				report_bad(st, "corrupt churn hit", key, obj);
 				BUMP(st->bad_obj, 1);
@@ -438,22 +531,138 @@ static void *writer_main(void *arg)
 }
 
 /* ------------------------------------------------------------------ */
+/* Movers                                                               */
+/* ------------------------------------------------------------------ */
+
+static u32 mover_key(struct mover *m, u32 j)
+{
+	return KEY(m->id + j * opt.movers, KC_MOVE);
+}
+
+/* Take an object out, re-key it and insert it again, right away. */
+static void move_one(struct mover *m)
+{
+	struct tobj *obj = &m->obj[trng_below(&m->rng, MOVE_OBJS)];
+	struct rhashtable *to = trng_below(&m->rng, 4) ? &ht : &ht2;
+	u32 old = KEY_IDX(obj->key) / opt.movers, j;
+	int err;
+
+	/* Mostly a key one bit away: a sibling in some doubling. */
+	do
+		j = trng_below(&m->rng, 4) ?
+		    old ^ (1U << trng_below(&m->rng, 16)) :
+		    trng_below(&m->rng, MOVE_KEYS);
+	while (m->by_key[j]);
+	err = rhashtable_remove_fast(obj->in, &obj->node, tparams);
+	CHECK(!err, "mover: remove of key %#x returned %d", obj->key, err);
+	m->by_key[old] = NULL;
+	WRITE_ONCE(obj->key, mover_key(m, j));
+	obj->in = to;
+	m->by_key[j] = obj;
+	err = rhashtable_lookup_insert_fast(to, &obj->node, tparams);
+	CHECK(!err, "mover: insert of key %#x returned %d", obj->key, err);
+	m->st.moves++;
+}
+
+static void *mover_main(void *arg)
+{
+	struct mover *m = arg;
+
+	while (!stopping()) {
+		int i;
+
+		pause_point();
+		for (i = 0; i < 64; i++)
+			move_one(m);
+	}
+	pause_point();
+	return NULL;
+}
+
+static void movers_init(void)
+{
+	int i, k;
+
+	nfill2 = opt.nstable + opt.nchurn * opt.writers / 2;
+	fill2 = calloc(nfill2, sizeof(*fill2));
+	CHECK(fill2, "out of memory");
+	for (i = 0; i < (int)nfill2; i++) {
+		fill2[i].key = KEY(opt.nchurn * opt.writers + i, KC_CHURN);
+		fill2[i].magic = MAGIC_LIVE;
+		CHECK(!rhashtable_insert_fast(&ht2, &fill2[i].node, tparams),
+		      "inserting filler %d", i);
+	}
+
+	movers = calloc(opt.movers, sizeof(*movers));
+	CHECK(movers || !opt.movers, "out of memory");
+	for (i = 0; i < opt.movers; i++) {
+		struct mover *m = &movers[i];
+
+		m->id = i;
+		m->by_key = calloc(MOVE_KEYS, sizeof(*m->by_key));
+		CHECK(m->by_key, "out of memory");
+		trng_seed(&m->rng, opt.seed * 3000 + i);
+		for (k = 0; k < MOVE_OBJS; k++) {
+			struct tobj *obj = &m->obj[k];
+
+			obj->key = mover_key(m, k);
+			obj->magic = MAGIC_LIVE;
+			obj->in = k & 1 ? &ht2 : &ht;
+			m->by_key[k] = obj;
+			CHECK(!rhashtable_insert_fast(obj->in, &obj->node,
+						      tparams),
+			      "inserting mover object %d", k);
+		}
+	}
+}
+
+/* The object that holds moving key @key, in table @t, or NULL. */
+static struct tobj *mover_obj(u32 key, struct rhashtable *t)
+{
+	u32 idx = KEY_IDX(key);
+	struct tobj *obj;
+
+	if (idx >= (u32)opt.movers * MOVE_KEYS)
+		return NULL;
+	obj = movers[idx % opt.movers].by_key[idx / opt.movers];
+	return obj && obj->in == t ? obj : NULL;
+}
+
+static u64 movers_in(struct rhashtable *t)
+{
+	u64 n = 0;
+	int i, k;
+
+	for (i = 0; i < opt.movers; i++)
+		for (k = 0; k < MOVE_OBJS; k++)
+			n += movers[i].obj[k].in == t;
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
 /* Walker                                                               */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Every stable key must come back from every walk, those that drop out of
+ * RCU every 64 objects included, and none twice without an -EAGAIN in
+ * between: @epoch counts the -EAGAINs of the walk, @seen_in the epoch in
+ * which each stable key came back last (0: not yet).
+ */
 static void *walker_main(void *arg)
 {
-	unsigned long *seen = rht_bitmap_alloc(opt.nstable);
+	u32 *seen_in = calloc(opt.nstable, sizeof(*seen_in));
 	struct stats *st = &walker_st;
 
+	CHECK(seen_in, "out of memory");
 	while (!stopping()) {
-		/* Odd walks drop out of RCU every 64 objects. */
 		bool stopstart = st->walks & 1;
 		struct rhashtable_iter iter;
+		u32 nseen = 0, n = 0, epoch = 1, magic, key;
+		bool abandoned = false;
 		struct tobj *obj;
-		u32 nseen = 0, n = 0, magic;
 
-		memset(seen, 0, (opt.nstable + 63) / 64 * sizeof(long));
+		memset(seen_in, 0, opt.nstable * sizeof(*seen_in));
 		rhashtable_walk_enter(&ht, &iter);
 		rhashtable_walk_start(&iter);
 		while ((obj = rhashtable_walk_next(&iter)) != NULL) {
@@ -462,42 +671,53 @@ static void *walker_main(void *arg)
 				      "rhashtable_walk_next() returned %ld",
 				      PTR_ERR(obj));
 				BUMP(st->walk_eagain, 1);
+				epoch++;
 				continue;
 			}
 			BUMP(st->walk_objs, 1);
 			magic = READ_ONCE(obj->magic);
+			key = READ_ONCE(obj->key);	/* movers re-key */
 			CHECK(magic == MAGIC_LIVE || magic == MAGIC_GONE,
-			      "walker met key %#x with magic %#x", obj->key,
-			      magic);
-			CHECK(KEY_CLS(obj->key) != KC_NEVER,
-			      "walker met never-inserted key %#x", obj->key);
-			if (KEY_CLS(obj->key) == KC_STABLE &&
-			    !test_and_set_bit(KEY_IDX(obj->key), seen))
-				nseen++;
+			      "walker met key %#x with magic %#x", key, magic);
+			CHECK(KEY_CLS(key) != KC_NEVER,
+			      "walker met never-inserted key %#x", key);
+			if (obj >= stable && obj < stable + opt.nstable) {
+				u32 idx = obj - stable;
+
+				CHECK(seen_in[idx] != epoch,
+				      "walk returned stable key %#x twice without -EAGAIN",
+				      obj->key);
+				nseen += !seen_in[idx];
+				seen_in[idx] = epoch;
+			}
+			/* Resize storms can keep a stop/start walk going. */
+			if (stopping()) {
+				abandoned = true;
+				break;
+			}
 			if (stopstart && !(++n & 63)) {
+				int err;
+
 				rhashtable_walk_stop(&iter);
 				sched_yield();
-				rhashtable_walk_start(&iter);
+				/* A restart says so here, not in _next(). */
+				err = rhashtable_walk_start_check(&iter);
+				CHECK(!err || err == -EAGAIN,
+				      "rhashtable_walk_start_check() returned %d",
+				      err);
+				epoch += !!err;
 			}
 		}
 		rhashtable_walk_stop(&iter);
 		rhashtable_walk_exit(&iter);
+		if (abandoned)
+			break;
 		BUMP(st->walks, 1);
-
-		/*
-		 * A walk that never left its RCU section must have met every
-		 * stable key (perhaps twice, across a resize).  Dropping out
-		 * of RCU can legitimately skip entries when neighbours in the
-		 * same chain go away meanwhile, so only count those misses.
-		 */
-		if (!stopstart)
-			CHECK(nseen == opt.nstable,
-			      "continuous walk saw %u of %u stable keys", nseen,
-			      opt.nstable);
-		else
-			BUMP(st->walk_missed_stopstart, opt.nstable - nseen);
+		CHECK(nseen == opt.nstable, "%s walk saw %u of %u stable keys",
+		      stopstart ? "stop/start" : "continuous", nseen,
+		      opt.nstable);
 	}
-	free(seen);
+	free(seen_in);
 	return NULL;
 }
 
@@ -543,9 +763,21 @@ static void *resizer_main(void *arg)
 /* ------------------------------------------------------------------ */
 
 struct audit {
-	unsigned long *seen_stable, *seen_churn;
+	unsigned long *seen_stable, *seen_churn, *seen_move;
 	u64 count;
 };
+
+static unsigned long *audit_seen(struct audit *a, u32 key)
+{
+	switch (KEY_CLS(key)) {
+	case KC_STABLE:
+		return a->seen_stable;
+	case KC_CHURN:
+		return a->seen_churn;
+	default:
+		return a->seen_move;
+	}
+}
 
 static struct tobj *expected_obj(u32 key)
 {
@@ -562,6 +794,8 @@ static struct tobj *expected_obj(u32 key)
 		w = &writers[idx % opt.writers];
 		return w->obj[idx / opt.writers];
 	}
+	case KC_MOVE:
+		return mover_obj(key, &ht);
 	default:
 		return NULL;
 	}
@@ -580,7 +814,7 @@ static int audit_chain_obj(void *arg, struct rhash_head *he,
 	CHECK(expected_obj(obj->key) == obj,
 	      "chain walk: unexpected object %p key %#x (table %u bucket %u)",
 	      obj, obj->key, table, bucket);
-	seen = KEY_CLS(obj->key) == KC_STABLE ? a->seen_stable : a->seen_churn;
+	seen = audit_seen(a, obj->key);
 	CHECK(!test_and_set_bit(KEY_IDX(obj->key), seen),
 	      "chain walk: key %#x visible twice (table %u bucket %u)",
 	      obj->key, table, bucket);
@@ -595,7 +829,7 @@ static u64 expected_count(void)
 
 	for (i = 0; i < opt.writers; i++)
 		n += writers[i].present;
-	return n;
+	return n + movers_in(&ht);
 }
 
 static void stats_add(struct stats *sum, struct stats *s)
@@ -610,6 +844,7 @@ static void stats_add(struct stats *sum, struct stats *s)
 	sum->nomem += LOAD(s->nomem);
 	sum->busy += LOAD(s->busy);
 	sum->ops += LOAD(s->ops);
+	sum->moves += LOAD(s->moves);
 }
 
 static void totals(struct stats *sum)
@@ -621,10 +856,11 @@ static void totals(struct stats *sum)
 		stats_add(sum, &readers[i].st);
 	for (i = 0; i < opt.writers; i++)
 		stats_add(sum, &writers[i].st);
+	for (i = 0; i < opt.movers; i++)
+		stats_add(sum, &movers[i].st);
 	sum->walks = LOAD(walker_st.walks);
 	sum->walk_objs = LOAD(walker_st.walk_objs);
 	sum->walk_eagain = LOAD(walker_st.walk_eagain);
-	sum->walk_missed_stopstart = LOAD(walker_st.walk_missed_stopstart);
 	sum->resizes = LOAD(resizer_st.resizes);
 	sum->resize_err = LOAD(resizer_st.resize_err);
 }
@@ -635,6 +871,7 @@ static unsigned int audits;
 static void audit_table(const char *when)
 {
 	u32 total_churn = opt.nchurn * opt.writers;
+	u32 total_move = opt.movers * MOVE_KEYS;
 	struct rhashtable_iter iter;
 	struct audit a = { 0 };
 	u64 expect, inserted, walked;
@@ -648,16 +885,21 @@ static void audit_table(const char *when)
 	inserted = stable_inserted + sum.inserts;
 
 	/* 1. Counters. */
-	CHECK(inserted - sum.removes == expect,
+	CHECK(inserted + movers_in(&ht) - sum.removes == expect,
 	      "%s: inserts %llu - removes %llu != expected %llu", when,
 	      (unsigned long long)inserted, (unsigned long long)sum.removes,
 	      (unsigned long long)expect);
 	CHECK(rht_test_nelems(&ht) == expect, "%s: nelems %u, expected %llu",
 	      when, rht_test_nelems(&ht), (unsigned long long)expect);
+	CHECK(rht_test_nelems(&ht2) == movers_in(&ht2) + nfill2,
+	      "%s: second table: nelems %u, expected %llu", when,
+	      rht_test_nelems(&ht2),
+	      (unsigned long long)movers_in(&ht2) + nfill2);
 
 	/* 2. Every chain: each key exactly once, the right object. */
 	a.seen_stable = rht_bitmap_alloc(opt.nstable);
 	a.seen_churn = rht_bitmap_alloc(total_churn);
+	a.seen_move = rht_bitmap_alloc(total_move);
 	rht_test_chain_walk(&ht, audit_chain_obj, &a);
 	CHECK(a.count == expect, "%s: chain walk found %llu objects, expected %llu",
 	      when, (unsigned long long)a.count, (unsigned long long)expect);
@@ -665,6 +907,7 @@ static void audit_table(const char *when)
 	/* 3. The iterator sees the same set, each exactly once. */
 	memset(a.seen_stable, 0, (opt.nstable + 63) / 64 * sizeof(long));
 	memset(a.seen_churn, 0, (total_churn + 63) / 64 * sizeof(long));
+	memset(a.seen_move, 0, (total_move + 63) / 64 * sizeof(long));
 	walked = 0;
 	rhashtable_walk_enter(&ht, &iter);
 	rhashtable_walk_start(&iter);
@@ -679,13 +922,14 @@ static void audit_table(const char *when)
 			       (opt.nstable + 63) / 64 * sizeof(long));
 			memset(a.seen_churn, 0,
 			       (total_churn + 63) / 64 * sizeof(long));
+			memset(a.seen_move, 0,
+			       (total_move + 63) / 64 * sizeof(long));
 			walked = 0;
 			continue;
 		}
 		CHECK(expected_obj(obj->key) == obj,
 		      "%s: iterator returned unexpected key %#x", when, obj->key);
-		seen = KEY_CLS(obj->key) == KC_STABLE ? a.seen_stable :
-							 a.seen_churn;
+		seen = audit_seen(&a, obj->key);
 		CHECK(!test_and_set_bit(KEY_IDX(obj->key), seen),
 		      "%s: iterator returned key %#x twice", when, obj->key);
 		walked++;
@@ -719,9 +963,18 @@ static void audit_table(const char *when)
 	CHECK(!rht_shim_warn_count(), "%s: %lu kernel warnings", when,
 	      rht_shim_warn_count());
 
+	for (i = 0; i < total_move; i++) {
+		u32 key = KEY(i, KC_MOVE);
+
+		CHECK(lookup_own(key) == mover_obj(key, &ht),
+		      "%s: moving key %#x: lookup gives %p, expected %p", when,
+		      key, lookup_own(key), mover_obj(key, &ht));
+	}
+
 	rht_test_unlock(&ht);
 	free(a.seen_stable);
 	free(a.seen_churn);
+	free(a.seen_move);
 	audits++;
 	if (opt.verbose)
 		fprintf(stderr, "stress: audit %s ok: %llu objects, %u buckets\n",
@@ -751,15 +1004,36 @@ static void destroy_one(void *ptr, void *arg)
 	destroyed++;
 }
 
+static void destroy_moved(void *ptr, void *arg)
+{
+	struct tobj *obj = ptr;
+
+	CHECK((obj >= fill2 && obj < fill2 + nfill2) ||
+	      (KEY_CLS(obj->key) == KC_MOVE && mover_obj(obj->key, &ht2) == obj),
+	      "second table handed back a foreign object (key %#x)", obj->key);
+	CHECK(++obj->destroyed == 1,
+	      "second table handed back key %#x twice", obj->key);
+	(*(u64 *)arg)++;
+}
+
 static void teardown(void)
 {
-	u64 expect = expected_count();
+	u64 expect = expected_count(), moved = 0;
 	u32 i;
 	int w;
 
 	rhashtable_free_and_destroy(&ht, destroy_one, &destroyed);
 	CHECK(destroyed == expect, "free_and_destroy freed %llu objects, expected %llu",
 	      (unsigned long long)destroyed, (unsigned long long)expect);
+	rhashtable_free_and_destroy(&ht2, destroy_moved, &moved);
+	CHECK(moved == movers_in(&ht2) + nfill2,
+	      "second table freed %llu objects, expected %llu",
+	      (unsigned long long)moved,
+	      (unsigned long long)movers_in(&ht2) + nfill2);
+	for (w = 0; w < opt.movers; w++)
+		free(movers[w].by_key);
+	free(movers);
+	free(fill2);
 	for (i = 0; i < opt.nstable; i++)
 		CHECK(stable[i].destroyed == 1, "stable key %#x freed %u times",
 		      stable[i].key, stable[i].destroyed);
@@ -791,12 +1065,23 @@ static void teardown(void)
 
 /* ------------------------------------------------------------------ */
 
+/* A run that hangs (a livelock, a stuck resize) fails instead. */
+static void watchdog(int sig)
+{
+	static const char msg[] =
+		"FAIL: stress: watchdog: the run did not end in time\n";
+
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
 static void print_usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [-d secs] [-r readers] [-w writers] [-k stable_keys]\n"
 		"          [-c churn_keys_per_writer] [-s seed] [-F fail_ppm]\n"
-		"          [-p checkpoint_ms] [-W(no walker)] [-v]\n"
+		"          [-p checkpoint_ms] [-m movers] [-W(no walker)] [-v]\n"
 		"          [-X 1-4: sabotage the test, it must then fail]\n", prog);
 	exit(2);
 }
@@ -812,7 +1097,7 @@ int main(int argc, char **argv)
 
 	opt.readers = ncpu > 0 ? ncpu : 2;
 	opt.writers = max(2, opt.readers / 2);
-	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:X:Wvh")) != -1) {
+	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:m:X:Wvh")) != -1) {
 		switch (c) {
 		case 'd':
 			opt.secs = atof(optarg);
@@ -841,6 +1126,9 @@ int main(int argc, char **argv)
 		case 'W':
 			opt.walker = 0;
 			break;
+		case 'm':
+			opt.movers = atoi(optarg);
+			break;
 		case 'v':
 			opt.verbose++;
 			break;
@@ -852,14 +1140,16 @@ int main(int argc, char **argv)
 		}
 	}
 	if (opt.readers < 1 || opt.writers < 1 || opt.nstable < 1 ||
-	    opt.nchurn < 1)
+	    opt.nchurn < 1 || opt.movers < 0)
 		print_usage(argv[0]);
 	rht_random_seed(opt.seed);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGALRM, watchdog);
+	alarm((unsigned int)opt.secs + 120);
 
 	fprintf(stdout,
-		"stress: impl %s, %d readers, %d writers%s%s, %u stable + %u churn keys, %.1fs, seed %llu, fail %u ppm\n",
-		RHT_IMPL_NAME, opt.readers, opt.writers,
+		"stress: impl %s, %d readers, %d writers, %d movers%s%s, %u stable + %u churn keys, %.1fs, seed %llu, fail %u ppm\n",
+		RHT_IMPL_NAME, opt.readers, opt.writers, opt.movers,
 		opt.walker ? ", walker" : "",
 #ifdef RHT_TEST_HAVE_RESIZE
 		", resizer",
@@ -870,6 +1160,8 @@ int main(int argc, char **argv)
 		(unsigned long long)opt.seed, opt.fail_ppm);
 
 	err = rhashtable_init(&ht, &tparams);
+	CHECK(!err, "rhashtable_init: %d", err);
+	err = rhashtable_init(&ht2, &tparams);
 	CHECK(!err, "rhashtable_init: %d", err);
 
 	stable = calloc(opt.nstable, sizeof(*stable));
@@ -904,14 +1196,18 @@ int main(int argc, char **argv)
 		readers[i].id = i;
 		trng_seed(&readers[i].rng, opt.seed * 2000 + i);
 	}
+	movers_init();
 
 	audit_table("initial");
 	rht_set_fail_ppm(opt.fail_ppm);
 
-	pausers = opt.writers;
+	pausers = opt.writers + opt.movers;
 	for (i = 0; i < opt.writers; i++)
 		CHECK(!pthread_create(&writers[i].tid, NULL, writer_main,
 				      &writers[i]), "pthread_create");
+	for (i = 0; i < opt.movers; i++)
+		CHECK(!pthread_create(&movers[i].tid, NULL, mover_main,
+				      &movers[i]), "pthread_create");
 	for (i = 0; i < opt.readers; i++)
 		CHECK(!pthread_create(&readers[i].tid, NULL, reader_main,
 				      &readers[i]), "pthread_create");
@@ -950,6 +1246,8 @@ int main(int argc, char **argv)
 	resume_all();
 	for (i = 0; i < opt.writers; i++)
 		pthread_join(writers[i].tid, NULL);
+	for (i = 0; i < opt.movers; i++)
+		pthread_join(movers[i].tid, NULL);
 	for (i = 0; i < opt.readers; i++)
 		pthread_join(readers[i].tid, NULL);
 	if (opt.walker)
@@ -976,16 +1274,20 @@ int main(int argc, char **argv)
 	printf("stress: %lu table-size changes seen, %lu shim allocations\n",
 	       size_changes, rht_alloc_total_count());
 	fprintf(stdout,
-		"stress: %llu walks, %llu objects walked, %llu -EAGAIN, %llu stable keys skipped by stop/start walks\n",
+		"stress: %llu walks, %llu objects walked, %llu -EAGAIN, every stable key every walk\n",
 		(unsigned long long)sum.walks,
 		(unsigned long long)sum.walk_objs,
-		(unsigned long long)sum.walk_eagain,
-		(unsigned long long)sum.walk_missed_stopstart);
+		(unsigned long long)sum.walk_eagain);
 #ifdef RHT_TEST_HAVE_RESIZE
 	printf("stress: %llu explicit resizes (%llu refused)\n",
 	       (unsigned long long)sum.resizes,
 	       (unsigned long long)sum.resize_err);
 #endif
+	printf("stress: false_misses=%llu false_hits=%llu moves=%llu resizes=%llu\n",
+	       (unsigned long long)sum.false_miss,
+	       (unsigned long long)sum.false_hit,
+	       (unsigned long long)sum.moves,
+	       (unsigned long long)(size_changes + sum.resizes));
 	teardown();
 	printf("stress: %u audits, destroy returned %llu objects, no leaks\n",
 	       audits, (unsigned long long)destroyed);
