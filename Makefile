@@ -9,11 +9,11 @@ JOBS ?= $(shell nproc)
 export RHT_WORK JOBS
 
 # What "make check" runs, in order.  Add new test targets here.
-CHECK_TARGETS := lint harness kunit kunit-smp kunit-kcsan compat
+CHECK_TARGETS := lint model harness kunit kunit-smp kunit-kcsan compat
 
 TREE := $(RHT_WORK)/linux
 
-.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint compat api-users harness fuzz bench bench-kernel run check clean
+.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint model compat api-users harness fuzz bench bench-kernel run check clean
 
 help:
 	@echo 'make run          tree + kunit, then a short summary (start here)'
@@ -24,6 +24,7 @@ help:
 	@echo 'make kunit-smp    KUnit on x86_64, 2 CPUs under QEMU, KASAN + lockdep'
 	@echo 'make kunit-kcsan  KUnit on x86_64, 2 CPUs under QEMU, KCSAN'
 	@echo 'make lint         sparse, checkpatch, kernel-doc and git am on our files'
+	@echo 'make model        spin: the reader protocol, and that its known bugs are found'
 	@echo 'make compat       compile every in-tree rhashtable user (x86_64 allmodconfig)'
 	@echo 'make api-users    regenerate lab/compat/{api,users}.txt from the 6.12 tree'
 	@echo 'make harness      userspace: ASAN+UBSAN and TSAN stress, 60 s of fuzzing'
@@ -53,6 +54,10 @@ kunit-kcsan: tree
 
 lint: patches
 	lab/lint.sh
+
+model:
+	lab/packages.sh
+	lab/model/run.sh
 
 compat: tree
 	lab/api-users.sh --check

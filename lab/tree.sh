@@ -17,19 +17,7 @@ tarball=/usr/src/linux-source-6.12.tar.xz
 die() { echo "tree: $*" >&2; exit 1; }
 
 # 1. Debian packages.
-missing=()
-for p in $(grep -v '^#' lab/packages.txt); do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
-done
-if ((${#missing[@]})); then
-	((EUID == 0)) || die "missing packages: ${missing[*]}; as root run:
-  apt-get install --no-install-recommends ${missing[*]}"
-	echo "tree: installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	install=(apt-get install -y --no-install-recommends "${missing[@]}")
-	"${install[@]}" || { apt-get update && "${install[@]}"; }
-fi
+lab/packages.sh
 
 # Fixed identity and dates: the same input gives the same commit ids.
 export GIT_AUTHOR_NAME="rhashtable developers"

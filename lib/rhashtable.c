@@ -676,6 +676,18 @@ static void rht_dom_fixup(struct rhashtable *ht, struct rht_dom *d)
 		rht_zip_pair(ht, d->t, d->u, d->ui);
 }
 
+/*
+ * An update under @d links an object where readers of either array could
+ * be carried without noticing, or re-routes a path that readers may be on
+ * (see rht_seq_bump()).
+ */
+static void rht_dom_bump(const struct rht_dom *d)
+{
+	if (d->t)
+		rht_seq_bump(d->t, d->ti);
+	rht_seq_bump(d->u, d->ui);
+}
+
 static bool rht_dom_relink(struct rhashtable *ht, struct rht_dom *d,
 			   struct rhash_head *old, struct rhash_head *repl)
 {
@@ -685,9 +697,21 @@ static bool rht_dom_relink(struct rhashtable *ht, struct rht_dom *d,
 
 	for (i = 0; i < n; i++)
 		found |= rht_relink_path(r[i].tbl, r[i].idx, old, repl);
-	if (found)
-		rht_dom_fixup(ht, d);
-	return found;
+	if (!found)
+		return false;
+	rht_dom_fixup(ht, d);
+	/*
+	 * Before the unzipping, a new bucket's path may start with objects
+	 * of its sibling.  Taking out its first own object moves its head
+	 * past them, and the first unzip pass may then cut a link that a
+	 * reader which entered through the removed object still follows:
+	 * it would miss the object the cut skips.  Readers see the bump
+	 * made after the change and check again.  (Found by the model,
+	 * lab/model.)
+	 */
+	if (d->phase == RHT_PH_GROW_PREP)
+		rht_dom_bump(d);
+	return true;
 }
 
 /*
@@ -712,17 +736,6 @@ static struct rhash_head *rht_dom_find(struct rhashtable *ht,
 		}
 	}
 	return NULL;
-}
-
-/*
- * An update under @d is about to link an object where readers of either
- * array could be carried without noticing (see rht_seq_bump()).
- */
-static void rht_dom_bump(const struct rht_dom *d)
-{
-	if (d->t)
-		rht_seq_bump(d->t, d->ti);
-	rht_seq_bump(d->u, d->ui);
 }
 
 static void rht_dom_link(struct rhashtable *ht, struct rht_dom *d,

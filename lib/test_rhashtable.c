@@ -3235,6 +3235,39 @@ static struct kunit_suite rht_test_suite = {
 enum rht_stress_kind {
 	RHT_STRESS_PLAIN,	/* rht_test_params */
 	RHT_STRESS_HOSTILE,	/* rht_test_hostile_params */
+	RHT_STRESS_MOVING,	/* rht_test_moving_params */
+};
+
+/*
+ * Keys of objects that movers take out, re-key and insert again while
+ * readers may still stand on them: the hash and the compare read the key
+ * once, as users that re-key objects under RCU must.  The hash keeps the
+ * index bits, so that a key one bit away is the sibling of some doubling.
+ */
+#define RHT_TEST_MOVING		BIT(29)
+#define RHT_MOVE_OBJS		64
+#define RHT_MOVE_KEYS		4096
+
+static u32 rht_test_moving_hash(const void *data, u32 len, u32 seed)
+{
+	return READ_ONCE(*(const u32 *)data) ^ seed;
+}
+
+static int rht_test_moving_cmp(struct rhashtable_compare_arg *arg,
+			       const void *ptr)
+{
+	const struct rht_test_obj *obj = ptr;
+
+	return READ_ONCE(obj->key) != *(const u32 *)arg->key;
+}
+
+static const struct rhashtable_params rht_test_moving_params = {
+	.key_len = sizeof(u32),
+	.key_offset = offsetof(struct rht_test_obj, key),
+	.head_offset = offsetof(struct rht_test_obj, node),
+	.hashfn = rht_test_moving_hash,
+	.obj_cmpfn = rht_test_moving_cmp,
+	.automatic_shrinking = true,
 };
 
 enum rht_stress_mode {
@@ -3289,12 +3322,14 @@ struct rht_stress {
 	atomic_long_t walks;
 	atomic_long_t carried;
 	atomic_long_t unfinished;
+	atomic_long_t moves;
 	atomic_long_t errors;
 	int first_err;
 	u32 first_key;
 
 	unsigned long resizes0;
 	unsigned long faults0;
+	unsigned int extra;	/* objects of the case's own threads in ht */
 };
 
 struct rht_stress_thread {
@@ -3347,6 +3382,9 @@ static int rht_stress_insert(struct rht_stress *s, struct rht_test_obj *obj)
 	if (s->kind == RHT_STRESS_HOSTILE)
 		return rhashtable_lookup_insert_fast(s->ht, &obj->node,
 						     rht_test_hostile_params);
+	if (s->kind == RHT_STRESS_MOVING)
+		return rhashtable_lookup_insert_fast(s->ht, &obj->node,
+						     rht_test_moving_params);
 	return rhashtable_lookup_insert_fast(s->ht, &obj->node,
 					     rht_test_params);
 }
@@ -3356,6 +3394,9 @@ static int rht_stress_remove(struct rht_stress *s, struct rht_test_obj *obj)
 	if (s->kind == RHT_STRESS_HOSTILE)
 		return rhashtable_remove_fast(s->ht, &obj->node,
 					      rht_test_hostile_params);
+	if (s->kind == RHT_STRESS_MOVING)
+		return rhashtable_remove_fast(s->ht, &obj->node,
+					      rht_test_moving_params);
 	return rhashtable_remove_fast(s->ht, &obj->node, rht_test_params);
 }
 
@@ -3364,6 +3405,7 @@ static struct rht_test_obj *rht_stress_lookup(struct rht_stress *s, u32 key,
 					      unsigned int how)
 {
 	bool hostile = s->kind == RHT_STRESS_HOSTILE;
+	bool moving = s->kind == RHT_STRESS_MOVING;
 	struct rht_test_obj *obj;
 
 	switch (how % 3) {
@@ -3371,12 +3413,18 @@ static struct rht_test_obj *rht_stress_lookup(struct rht_stress *s, u32 key,
 		if (hostile)
 			return rhashtable_lookup_fast(s->ht, &key,
 						      rht_test_hostile_params);
+		if (moving)
+			return rhashtable_lookup_fast(s->ht, &key,
+						      rht_test_moving_params);
 		return rhashtable_lookup_fast(s->ht, &key, rht_test_params);
 	case 1:
 		rcu_read_lock();
 		if (hostile)
 			obj = rhashtable_lookup(s->ht, &key,
 						rht_test_hostile_params);
+		else if (moving)
+			obj = rhashtable_lookup(s->ht, &key,
+						rht_test_moving_params);
 		else
 			obj = rhashtable_lookup(s->ht, &key, rht_test_params);
 		rcu_read_unlock();
@@ -3485,9 +3533,9 @@ static void rht_stress_report(struct rht_stress *s, const char *name)
 	long hits = atomic_long_read(&s->false_hits);
 
 	kunit_info(test,
-		   "rht-stress %s: lookups=%ld false_misses=%ld false_hits=%ld resizes=%lu faults=%lu\n",
-		   name, atomic_long_read(&s->lookups), misses, hits, resizes,
-		   faults);
+		   "rht-stress %s: lookups=%ld false_misses=%ld false_hits=%ld moves=%ld resizes=%lu faults=%lu\n",
+		   name, atomic_long_read(&s->lookups), misses, hits,
+		   atomic_long_read(&s->moves), resizes, faults);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&s->lookups), 0L);
 	KUNIT_EXPECT_EQ(test, misses, 0L);
 	KUNIT_EXPECT_EQ(test, hits, 0L);
@@ -3552,7 +3600,7 @@ static void rht_stress_verify(struct rht_stress *s, const char *when)
 
 	live = rht_stress_live(s->stable, s->nstable) +
 	       rht_stress_live(s->churn, s->nchurn) +
-	       rht_stress_live(s->hostile, s->nhostile);
+	       rht_stress_live(s->hostile, s->nhostile) + s->extra;
 	KUNIT_EXPECT_EQ_MSG(test, rhashtable_count(s->ht), live, "%s", when);
 	KUNIT_EXPECT_EQ_MSG(test, rht_stress_walk_count(s), live, "%s", when);
 	KUNIT_EXPECT_EQ_MSG(test, rht_test_count_reachable(s->ht, ++s->stamp),
@@ -3827,6 +3875,124 @@ static void rht_stress_resize_storm(struct kunit *test)
 	rht_stress_stop(s);
 	rht_stress_report(s, "resize-storm");
 	rht_stress_verify(s, "after the storm");
+}
+
+/* What the mover of rht_stress_movers() keeps track of. */
+struct rht_stress_moves {
+	struct rhashtable *other;
+	struct rht_test_obj *objs;
+	struct rhashtable *in[RHT_MOVE_OBJS];
+	struct rht_test_obj *by_key[RHT_MOVE_KEYS];
+};
+
+/*
+ * Take an object out of its table and insert it again at once, with
+ * another key, into the same table (mostly the key one bit away) or into
+ * the other one: no grace period, so a reader that stood on it is carried
+ * along to wherever it went.
+ */
+static int rht_stress_mover(void *arg)
+{
+	struct rht_stress_thread *t = arg;
+	struct rht_stress *s = t->s;
+	struct rht_stress_moves *m = s->ctx;
+	u32 rnd = 0x6b43a9b5, r, old, j;
+	struct rht_test_obj *obj;
+	struct rhashtable *to;
+	long moves = 0;
+	unsigned int i;
+	int err;
+
+	while (!READ_ONCE(s->stop)) {
+		r = rht_stress_rand(&rnd);
+		i = r % RHT_MOVE_OBJS;
+		obj = &m->objs[i];
+		if (!m->in[i])
+			continue;	/* lost to an error, reported */
+		to = (r >> 16) & 3 ? s->ht : m->other;
+		old = obj->key & (RHT_MOVE_KEYS - 1);
+		do {
+			r = rht_stress_rand(&rnd);
+			j = r & 1 ? old ^ BIT((r >> 1) % 12) :
+				    (r >> 1) % RHT_MOVE_KEYS;
+		} while (m->by_key[j]);
+		err = rhashtable_remove_fast(m->in[i], &obj->node,
+					     rht_test_moving_params);
+		if (err) {
+			rht_stress_error(s, err, obj->key);
+			break;
+		}
+		m->by_key[old] = NULL;
+		WRITE_ONCE(obj->key, RHT_TEST_MOVING | j);
+		m->by_key[j] = obj;
+		m->in[i] = to;
+		err = rhashtable_lookup_insert_fast(to, &obj->node,
+						    rht_test_moving_params);
+		if (err) {
+			rht_stress_error(s, err, obj->key);
+			m->in[i] = NULL;
+		}
+		if (++moves % 32 == 0)
+			cond_resched();
+	}
+	atomic_long_add(moves, &s->moves);
+	rht_stress_put(s);
+	return 0;
+}
+
+/*
+ * Readers of keys that stay in the table throughout, while a mover keeps
+ * re-keying other objects within the table and between it and another
+ * one, writers churn and a resizer keeps doubling and halving.
+ */
+static void rht_stress_movers(struct kunit *test)
+{
+	struct rht_stress_moves *m = kunit_kzalloc(test, sizeof(*m),
+						   GFP_KERNEL);
+	struct rht_stress *s;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->objs = rht_test_objs(test, RHT_MOVE_OBJS, RHT_TEST_MOVING);
+	m->other = rht_test_new(test, &rht_test_moving_params);
+	s = rht_stress_new(test, &rht_test_moving_params, RHT_STRESS_MOVING,
+			   rht_test_scale(1024), rht_test_scale(1024), 0);
+	for (i = 0; i < RHT_MOVE_OBJS; i++) {
+		m->in[i] = i & 1 ? m->other : s->ht;
+		m->by_key[i] = &m->objs[i];
+		KUNIT_ASSERT_EQ(test,
+				rhashtable_insert_fast(m->in[i],
+						       &m->objs[i].node,
+						       rht_test_moving_params),
+				0);
+	}
+	s->ctx = m;
+	s->nwriters = 2;
+	s->mode = RHT_STRESS_CYCLE;
+	rht_stress_begin(s);
+	for (i = 0; i < 2; i++)
+		rht_stress_spawn(s, rht_stress_reader, i, 0, "reader");
+	for (i = 0; i < s->nwriters; i++)
+		rht_stress_spawn(s, rht_stress_writer, i, 0, "writer");
+	rht_stress_spawn(s, rht_stress_mover, 0, 0, "mover");
+	rht_stress_spawn(s, rht_stress_resizer, 0, 0, "resizer");
+	rht_stress_run_for(s, RHT_STRESS_MS);
+	rht_stress_stop(s);
+	rht_stress_report(s, "movers");
+	KUNIT_EXPECT_GT(test, atomic_long_read(&s->moves), 0L);
+
+	for (i = 0; i < RHT_MOVE_OBJS; i++) {
+		struct rht_test_obj *obj = &m->objs[i];
+
+		s->extra += m->in[i] == s->ht;
+		if (!m->in[i])
+			continue;
+		KUNIT_EXPECT_PTR_EQ(test,
+				    rhashtable_lookup_fast(m->in[i], &obj->key,
+							   rht_test_moving_params),
+				    obj);
+	}
+	rht_stress_verify(s, "after the moves");
 }
 
 /*
@@ -4639,6 +4805,7 @@ static void rht_test_summary_workload(struct kunit *test)
 
 static struct kunit_case rht_stress_test_cases[] = {
 	KUNIT_CASE_SLOW(rht_stress_resize_storm),
+	KUNIT_CASE_SLOW(rht_stress_movers),
 	KUNIT_CASE_SLOW(rht_stress_chains_hold_unique_keys),
 	KUNIT_CASE_SLOW(rht_stress_accounting_holds_after_every_phase),
 	KUNIT_CASE_SLOW(rht_stress_walkers_see_every_object),

@@ -308,6 +308,13 @@ static void ph_verify(struct ph_ctx *ctx)
 		struct ph_obj *obj = &ctx->obj[i];
 
 		in_ht += obj->in == &ctx->ht;
+		if (!obj->in) {		/* removed by the case */
+			KUNIT_EXPECT_NULL(test,
+					  rhashtable_lookup_fast(&ctx->ht,
+								 &obj->key,
+								 ph_params));
+			continue;
+		}
 		KUNIT_EXPECT_PTR_EQ_MSG(test,
 					rhashtable_lookup_fast(obj->in, &obj->key,
 							       ph_params),
@@ -501,6 +508,87 @@ static void unzip_passes_are_grace_periods_apart(struct kunit *test)
 	ph_verify(ctx);
 }
 
+/*
+ * A reader that stops mid-chain, as rht_for_each_rcu() users may, across
+ * a step of the worker.  Only legal for a reader that began after the
+ * worker took the grace-period cookie of the step it spans, so that the
+ * worker need not wait for it; the case drops the RCU read lock in
+ * between only because the worker runs in this very thread, and frees
+ * nothing meanwhile.
+ *
+ * Doubling 4 -> 8 of [9 5 1 13]: the reader enters new bucket 1 through
+ * 9 and reads 9's next (5); then 9 is removed before the unzipping began,
+ * which moves bucket 1's head past 5, to 1.  The first unzip pass then
+ * cuts 5 -> 1 (5 is now only on bucket 5's path): the reader goes on to
+ * 13 and ends on the old bucket's marker, which fits.  It must not end
+ * on its own marker as if it had seen the whole chain.
+ */
+struct ph_parked {
+	struct rht_cursor c;
+	struct rhash_head *pos;
+	bool found, vouched;
+};
+
+static void ph_parked_step(struct ph_ctx *ctx, struct ph_parked *r)
+{
+	struct ph_obj *want = ph_find(ctx, 1);
+
+	while (rht_cursor_step(&r->c, &r->pos, NULL))
+		r->found |= r->pos == &want->node;
+	r->vouched = r->pos == RHT_NULLS_MARKER(rht_bucket(r->c.ctbl, 1));
+}
+
+static struct ph_parked ph_parked;
+
+static void ph_parked_hook(struct rhashtable *ht, enum rht_test_point point,
+			   unsigned int arg)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+	struct ph_parked *r = &ph_parked;
+	struct bucket_table *tbl;
+
+	if (!ctx || ht != &ctx->ht || ctx->checked)
+		return;
+	rcu_read_lock();
+	if (point == RHT_TP_PUBLISHED) {
+		tbl = rht_dereference_rcu(ht->tbl, ht);
+		r->c = rht_cursor_bucket(tbl, 1, true, 0);
+		/* Stand on 9, its next already read. */
+		KUNIT_EXPECT_TRUE(ctx->test, rht_cursor_step(&r->c, &r->pos,
+							     NULL));
+		KUNIT_EXPECT_PTR_EQ(ctx->test, r->pos, &ph_find(ctx, 9)->node);
+		KUNIT_EXPECT_EQ(ctx->test, rhashtable_remove_fast(ht, r->pos,
+								  ph_params),
+				0);
+		ph_find(ctx, 9)->in = NULL;
+	} else if (point == RHT_TP_UNZIP_PASS) {
+		ph_parked_step(ctx, r);
+		ctx->checked = true;
+	}
+	rcu_read_unlock();
+}
+
+static const struct rht_test_hooks ph_parked_hooks = {
+	.step = ph_parked_hook,
+};
+
+static void rcu_walk_parked_across_first_unzip_pass(struct kunit *test)
+{
+	static const struct ph_case c = {
+		.size = 4, .keys = { 13, 1, 5, 9 },
+	};
+	struct ph_ctx *ctx = ph_setup(test, &c);
+	struct ph_parked *r = &ph_parked;
+
+	memset(r, 0, sizeof(*r));
+	rht_test_set_hooks(&ph_parked_hooks);
+	KUNIT_EXPECT_EQ(test, rhashtable_expand(&ctx->ht), 0);
+	KUNIT_EXPECT_TRUE(test, ctx->checked);
+	KUNIT_EXPECT_TRUE_MSG(test, r->found || !r->vouched,
+			      "the walk vouched for a chain it skipped key 1 of");
+	ph_verify(ctx);
+}
+
 /* Nested arrays have a size limit: beyond it, a grow must fail. */
 static bool ph_fail_flat(const struct rhashtable *ht, enum rht_alloc_site site)
 {
@@ -555,6 +643,7 @@ static struct kunit_case ph_cases[] = {
 	KUNIT_CASE(lookup_rehash_moving_move_to_same_size_table),
 	KUNIT_CASE(walk_rehash_moving_ends),
 	KUNIT_CASE(unzip_passes_are_grace_periods_apart),
+	KUNIT_CASE(rcu_walk_parked_across_first_unzip_pass),
 	KUNIT_CASE(failed_doubling_keeps_the_array),
 	{}
 };

@@ -9,8 +9,11 @@
  *            read-side section; every shared load is a step of its own.
  *            Property: the lookup finds S (a miss fails an assertion), and
  *            what it finds has key K at the comparison (only S ever has K).
+ *            With ABSENT it looks up a key nobody has; spin's
+ *            non-progress check (-DNP, pan -l -f) then shows that no lookup
+ *            retries forever.
  *   updater  MOVES times: take a mover (an object other than S) out of its
- *            table, give it another key (any but K) and insert it into
+ *            table, give it another key (any but S's) and insert it into
  *            table 1 or, with TABLE2, table 2.  An update holds its bucket
  *            locks, which exclude the worker on the same buckets; each of
  *            its pointer stores is a step of its own (ATOMIC_UPDATES makes
@@ -34,7 +37,8 @@
  *   ZIP_PAIR_BUMP   fix 2: the halving bump is done in the zip itself
  *                   (rht_zip_pair()), so an updater's re-zip bumps too.
  * Broken variants: OLD_RULE (markers fit by index bits, generation and
- * shift; no seq check), NO_SEQ, NO_UNZIP_GP, NO_ZIP_BUMP.
+ * shift; no seq check), NO_SEQ, NO_UNZIP_GP, NO_ZIP_BUMP, and for the
+ * liveness check NO_SHARED_FIT (only a bucket's own marker ends a walk).
  */
 
 #ifndef MOVES
@@ -44,7 +48,12 @@
 /* ---- objects and pointer values --------------------------------------- */
 #define NOBJ	4		/* objects 1..NOBJ */
 #define S	1		/* the stable object: never moved */
-#define K	0		/* its key: no other object ever gets it */
+#define KS	0		/* its key: no other object ever gets it */
+#ifdef ABSENT
+#define K	8		/* the reader looks up a key nobody has */
+#else
+#define K	KS		/* the reader looks up S */
+#endif
 #define MK	8		/* 0: empty, 1..NOBJ: objects, MK..: markers */
 #define MARK(a, b)	(MK + (a) * 4 + (b))	/* unique per (array, bucket) */
 #define IS_OBJ(p)	((p) != 0 && (p) < MK)
@@ -110,11 +119,15 @@ bit rcu;			/* the reader is in its read-side section */
 	(((MBKT(m) ^ (i)) & ((1 << MIN(shift[MARR(m)], shift[t])) - 1)) == 0))
 
 /* New rule's shared_fit(), given past and future (+1) of the array t. */
+#ifdef NO_SHARED_FIT
+#define SHARED_FIT(m, t, i, pa, fu)	false
+#else
 #define SHARED_FIT(m, t, i, pa, fu) \
 	((pa != 0 && kind[t] == K_GROW && \
 	  m == MARK(pa - 1, (i) & (SIZE(pa - 1) - 1))) || \
 	 (fu != 0 && kind[fu - 1] == K_SHRINK && \
 	  m == MARK(fu - 1, (i) & (SIZE(fu - 1) - 1))))
+#endif
 
 /* ======================================================================= */
 /* The reader: __rhashtable_lookup() with the new END test                 */
@@ -198,10 +211,17 @@ check:
 	:: else
 	fi;
 	printf("P%d: MISS\n", _pid);
+#ifdef ABSENT
+	rcu = 0;
+	goto done;
+#else
 	assert(false);		/* MISS: S was in the table throughout */
+#endif
 found:
 	assert(p == S && key[p] == K);
 	d_step { rcu = 0; printf("P%d: found #%d\n", _pid, p) }
+done:
+	skip
 }
 
 /* ======================================================================= */
@@ -798,17 +818,17 @@ init
 		shift[T2] = 1;
 #if defined(SCEN_SHRINK)
 		shift[0] = 2;
-		put(2, 4, 0, 0); put(S, K, 0, 0);	/* T[0]: o2 S */
+		put(2, 4, 0, 0); put(S, KS, 0, 0);	/* T[0]: o2 S */
 		put(3, 2, 0, 2);			/* T[2]: o3 */
 		put(4, 1, 0, 1);			/* T[1]: o4 */
 #elif defined(SCEN_CROSS)
 		shift[0] = 1;
-		put(2, 4, 0, 0); put(S, K, 0, 0);	/* T[0]: o2 S */
+		put(2, 4, 0, 0); put(S, KS, 0, 0);	/* T[0]: o2 S */
 		put(3, 1, 0, 1);			/* T[1]: o3 */
 		put(4, 2, T2, 0);			/* table 2 [0]: o4 */
 #elif defined(SCEN_REHASH) || defined(SCEN_REHASH_GROW)
 		shift[0] = 1;
-		put(2, 4, 0, 0); put(S, K, 0, 0); put(3, 2, 0, 0);
+		put(2, 4, 0, 0); put(S, KS, 0, 0); put(3, 2, 0, 0);
 		put(4, 1, 0, 1);		/* T[0]: o2 S o3, T[1]: o4 */
 #else
 		/*
@@ -817,7 +837,7 @@ init
 		 * set the end markers.
 		 */
 		shift[0] = 1;
-		put(2, 4, 0, 0); put(3, 2, 0, 0); put(S, K, 0, 0);
+		put(2, 4, 0, 0); put(3, 2, 0, 0); put(S, KS, 0, 0);
 		put(4, 2, 0, 0);
 #endif
 		cur = 0; q = 0

@@ -1066,7 +1066,7 @@ static void teardown(void)
 /* ------------------------------------------------------------------ */
 
 /* A run that hangs (a livelock, a stuck resize) fails instead. */
-static void watchdog(int sig)
+static void stress_timeout(int sig)
 {
 	static const char msg[] =
 		"FAIL: stress: watchdog: the run did not end in time\n";
@@ -1144,7 +1144,7 @@ int main(int argc, char **argv)
 		print_usage(argv[0]);
 	rht_random_seed(opt.seed);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	signal(SIGALRM, watchdog);
+	signal(SIGALRM, stress_timeout);
 	alarm((unsigned int)opt.secs + 120);
 
 	fprintf(stdout,

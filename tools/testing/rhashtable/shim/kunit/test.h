@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/compiler.h>
 #include <linux/slab.h>
 
 struct kunit_resource;
@@ -45,16 +46,16 @@ struct kunit_suite {
 typedef void (kunit_action_t)(void *);
 
 void rht_kunit_register(struct kunit_suite **suites, int n);
+__printf(5, 6)
 void rht_kunit_fail(struct kunit *test, bool assert, const char *file,
-		    int line, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+		    int line, const char *fmt, ...);
 void *kunit_kzalloc(struct kunit *test, size_t size, gfp_t gfp);
 void *kunit_kcalloc(struct kunit *test, size_t n, size_t size, gfp_t gfp);
 int kunit_add_action(struct kunit *test, kunit_action_t *action, void *ctx);
 int kunit_add_action_or_reset(struct kunit *test, kunit_action_t *action,
 			      void *ctx);
-void kunit_log_line(struct kunit *test, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3)
+void kunit_log_line(struct kunit *test, const char *fmt, ...);
 
 #define kunit_info(test, fmt, ...)	kunit_log_line(test, fmt, ##__VA_ARGS__)
 #define kunit_err(test, fmt, ...)	kunit_log_line(test, fmt, ##__VA_ARGS__)
@@ -67,9 +68,10 @@ void kunit_log_line(struct kunit *test, const char *fmt, ...)
 				   ARRAY_SIZE(__rht_kunit_suites));	\
 	}
 
-#define MODULE_IMPORT_NS(ns)
-#define MODULE_LICENSE(l)
-#define MODULE_DESCRIPTION(d)
+/* Module metadata: declarations that name their argument, nothing more. */
+#define MODULE_IMPORT_NS(ns)		extern int __rht_kunit_import_##ns
+#define MODULE_LICENSE(l)		extern char __rht_kunit_license[sizeof(l)]
+#define MODULE_DESCRIPTION(d)		extern char __rht_kunit_desc[sizeof(d)]
 
 /* Values are printed as integers; pointers by their address. */
 #define __RHT_KUNIT_BINARY(test, assert, a, op, b, fmt, ...)		\

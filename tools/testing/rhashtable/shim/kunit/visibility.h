@@ -7,6 +7,7 @@
 #define _RHT_SHIM_KUNIT_VISIBILITY_H
 
 #define VISIBLE_IF_KUNIT
-#define EXPORT_SYMBOL_IF_KUNIT(symbol)
+#define EXPORT_SYMBOL_IF_KUNIT		__rht_kunit_export
+#define __rht_kunit_export(symbol)	extern int __rht_kunit_exported_##symbol
 
 #endif

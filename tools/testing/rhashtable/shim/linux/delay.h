@@ -8,13 +8,13 @@
 
 static inline void msleep(unsigned int ms)
 {
-	rht_shim_check_sleep(__FILE__, __LINE__, "msleep()");
+	rht_shim_check_sleep(__FILE__, __LINE__, __func__);
 	usleep(ms * 1000);
 }
 
 static inline void usleep_range(unsigned long min, unsigned long max)
 {
-	rht_shim_check_sleep(__FILE__, __LINE__, "usleep_range()");
+	rht_shim_check_sleep(__FILE__, __LINE__, __func__);
 	usleep(min);
 }
 
