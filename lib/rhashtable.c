@@ -2165,6 +2165,97 @@ int rht_test_resize(struct rhashtable *ht, unsigned int size, bool reseed)
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(rht_test_resize);
+
+/*
+ * Check every chain the readers of @ht can reach.  The caller makes sure
+ * that nothing changes meanwhile: no update runs, and the worker is idle
+ * or stopped at one of its test points.
+ *
+ * A path may only hold objects of its own bucket, except where a resize
+ * lets it run through another's: a new bucket of a doubling through its
+ * sibling's objects, an old bucket of a halving into the other half of
+ * its pair.  It must end on a marker that fits (rht_nulls_fits()).  And
+ * the objects that readers find under their own buckets, in the current
+ * array (and in the one a rehash is filling), are exactly @nelems many.
+ */
+static unsigned int rht_validate_array(struct rhashtable *ht,
+				       struct bucket_table *tbl,
+				       unsigned long bound,
+				       unsigned long *own, int *bad)
+{
+	unsigned int i, idx, sibling_bit = 0;
+	struct bucket_table *fut;
+	struct rhash_head *he;
+	unsigned long steps;
+
+	fut = rcu_dereference(tbl->future_tbl);
+	if (tbl->kind == RHT_KIND_GROW &&
+	    rcu_access_pointer(tbl->past_tbl))
+		sibling_bit = tbl->size / 2;
+	else if (fut && fut->kind == RHT_KIND_SHRINK)
+		sibling_bit = fut->size;
+
+	for (i = 0; i < tbl->size; i++) {
+		steps = 0;
+		for (he = rht_first(tbl, i); !rht_is_a_nulls(he);
+		     he = rht_next(he)) {
+			if (++steps > bound) {
+				pr_err("rhashtable: %p: bucket %u of %u: cycle\n",
+				       ht, i, tbl->size);
+				++*bad;
+				break;
+			}
+			idx = rht_index_of(ht, tbl, he);
+			if (idx == i) {
+				++*own;
+			} else if (!sibling_bit || (idx ^ i) != sibling_bit) {
+				pr_err("rhashtable: %p: bucket %u of %u holds an object of bucket %u\n",
+				       ht, i, tbl->size, idx);
+				++*bad;
+			}
+		}
+		if (rht_is_a_nulls(he) && !rht_nulls_fits(he, tbl, i)) {
+			pr_err("rhashtable: %p: bucket %u of %u ends on a foreign marker\n",
+			       ht, i, tbl->size);
+			++*bad;
+		}
+	}
+	return *bad;
+}
+
+/**
+ * rht_test_validate - check the structure of a table, for the tests
+ * @ht: the table; nothing may change it during the call
+ *
+ * Context: any context.
+ * Return: the number of problems found (each is printed), 0 if none.
+ */
+int rht_test_validate(struct rhashtable *ht)
+{
+	unsigned long nelems = atomic_read(&ht->nelems), own = 0, bound;
+	struct bucket_table *tbl, *fut;
+	int bad = 0;
+
+	guard(rcu)();
+	tbl = rcu_dereference(ht->tbl);
+	fut = rcu_dereference(tbl->future_tbl);
+	bound = nelems + 1;
+	rht_validate_array(ht, tbl, bound, &own, &bad);
+	if (fut && fut->kind == RHT_KIND_REHASH)
+		rht_validate_array(ht, fut, bound, &own, &bad);
+	if (own != nelems) {
+		pr_err("rhashtable: %p: %lu objects in their buckets, nelems %lu\n",
+		       ht, own, nelems);
+		bad++;
+	}
+	if (!fut && !rcu_access_pointer(tbl->past_tbl) && tbl->phase) {
+		pr_err("rhashtable: %p: idle, but in phase %u\n", ht,
+		       tbl->phase);
+		bad++;
+	}
+	return bad;
+}
+EXPORT_SYMBOL_IF_KUNIT(rht_test_validate);
 #endif
 
 /**

@@ -50,5 +50,6 @@ struct rht_test_hooks {
 
 void rht_test_set_hooks(const struct rht_test_hooks *hooks);
 int rht_test_resize(struct rhashtable *ht, unsigned int size, bool reseed);
+int rht_test_validate(struct rhashtable *ht);
 
 #endif /* _LIB_RHASHTABLE_TEST_H */

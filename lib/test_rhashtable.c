@@ -2835,111 +2835,110 @@ static const struct rhashtable_params rht_test_target_params = {
 };
 
 /*
- * Have the worker resize the table to @target buckets and, as soon as a
- * resize runs (the current array has an older or a newer one), walk the
- * table in one RCU read-side section.  Between its steps the worker waits
- * for grace periods, which the walk holds up.  Returns whether a resize
- * was caught running.
+ * Walks during a resize: the resize runs in the test's thread (an
+ * explicit doubling or halving) and stops at each of its steps, where a
+ * whole walk runs.  Every object is in the table throughout.
  */
-static bool rht_test_walk_during_resize(struct kunit *test,
-					struct rhashtable *ht,
-					unsigned int target,
-					struct rht_test_obj *objs,
-					unsigned int n, struct rht_test_walk *w)
-{
-	unsigned long deadline = jiffies + msecs_to_jiffies(RHT_TEST_TIMEOUT_MS);
-	bool caught = false, walked_new = false;
-	struct rhashtable_iter iter;
-	struct bucket_table *tbl;
-	unsigned int i, size = 0;
+struct rht_test_step_walk {
+	struct kunit *test;
+	struct rhashtable *ht;
+	struct rht_test_obj *objs;
+	unsigned int n;
+	struct rht_test_walk w;
+	unsigned int walks;	/* walks made at a step */
+};
 
-	for (i = 0; i < n; i++)
-		w->epoch_of[i] = -1;
-	w->epoch = 0;
-	w->dups = 0;
-	rht_test_set_target(ht, target);
-	/* A remove asks the shrink hook, an insert the grow hook. */
-	KUNIT_ASSERT_EQ(test, rhashtable_remove_fast(ht, &objs[0].node,
-						     rht_test_target_params), 0);
-	KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(ht, &objs[0].node,
-						     rht_test_target_params), 0);
-	while (!time_after(jiffies, deadline)) {
-		rcu_read_lock();
-		tbl = rht_dereference_rcu(ht->tbl, ht);
-		caught = rcu_access_pointer(tbl->past_tbl) ||
-			 rcu_access_pointer(tbl->future_tbl);
-		if (caught) {
-			walked_new = rcu_access_pointer(tbl->past_tbl);
-			size = tbl->size;
-			rhashtable_walk_enter(ht, &iter);
-			if (rhashtable_walk_start_check(&iter))
-				w->epoch++;
-			while (rht_test_walk_saw(w, rhashtable_walk_next(&iter)))
-				;
-			rhashtable_walk_stop(&iter);
-			rhashtable_walk_exit(&iter);
-		}
-		rcu_read_unlock();
-		if (caught || (rht_test_size(ht) == target && rht_test_idle(ht)))
-			break;
-		cond_resched();
-	}
-	KUNIT_EXPECT_TRUE(test, rht_test_wait_size(ht, target));
-	if (caught)
-		kunit_info(test, "rht-detail: walked the %s array (%u buckets) of a resize to %u\n",
-			   walked_new ? "new" : "old", size, target);
-	return caught;
+static struct rht_test_step_walk *rht_test_step_walk;
+
+static void rht_test_walk_at_step(struct rhashtable *ht,
+				  enum rht_test_point point, unsigned int arg)
+{
+	struct rht_test_step_walk *s = READ_ONCE(rht_test_step_walk);
+	struct rhashtable_iter iter;
+	unsigned int i;
+
+	if (!s || ht != s->ht || point == RHT_TP_RETIRE ||
+	    (point == RHT_TP_ZIPPED_PAIR && arg % 64))
+		return;
+	for (i = 0; i < s->n; i++)
+		s->w.epoch_of[i] = -1;
+	s->w.epoch = 0;
+	s->w.dups = 0;
+	rhashtable_walk_enter(ht, &iter);
+	if (rhashtable_walk_start_check(&iter))
+		s->w.epoch++;
+	while (rht_test_walk_saw(&s->w, rhashtable_walk_next(&iter)))
+		;
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	KUNIT_EXPECT_EQ_MSG(s->test, s->w.dups, 0U,
+			    "objects returned twice without -EAGAIN (step %d)",
+			    point);
+	KUNIT_EXPECT_EQ_MSG(s->test, rht_test_walk_missed(&s->w, s->objs, s->n),
+			    0U, "objects missed (step %d)", point);
+	s->walks++;
+}
+
+static const struct rht_test_hooks rht_test_step_walk_hooks = {
+	.step = rht_test_walk_at_step,
+};
+
+static void rht_test_step_walk_done(void *unused)
+{
+	rht_test_set_hooks(NULL);
+	WRITE_ONCE(rht_test_step_walk, NULL);
+}
+
+static struct rht_test_step_walk *
+rht_test_step_walk_new(struct kunit *test, unsigned int hint)
+{
+	struct rht_test_step_walk *s = kunit_kzalloc(test, sizeof(*s),
+						     GFP_KERNEL);
+	struct rhashtable_params p = rht_test_params;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	p.nelem_hint = hint;
+	s->test = test;
+	s->n = 600;
+	s->objs = rht_test_objs(test, s->n, 1);
+	s->ht = rht_test_new(test, &p);
+	rht_test_walk_init(test, &s->w, s->n);
+	rht_test_insert_all(test, s->ht, s->objs, s->n);
+	rht_test_settle(s->ht);
+	WRITE_ONCE(rht_test_step_walk, s);
+	rht_test_set_hooks(&rht_test_step_walk_hooks);
+	KUNIT_ASSERT_EQ(test,
+			kunit_add_action_or_reset(test, rht_test_step_walk_done,
+						  NULL), 0);
+	return s;
 }
 
 static void rht_test_walk_during_doubling_returns_each_object_once(struct kunit *test)
 {
-	struct rhashtable_params p = rht_test_target_params;
-	struct rht_test_obj *objs = rht_test_objs(test, 600, 1);
-	unsigned int target, caught = 0;
-	struct rht_test_walk w;
-	struct rhashtable *ht;
+	struct rht_test_step_walk *s = rht_test_step_walk_new(test, 600);
+	unsigned int size;
 
-	p.nelem_hint = 600;
-	ht = rht_test_new(test, &p);
-	rht_test_set_target(ht, 1024);
-	rht_test_walk_init(test, &w, 600);
-	rht_test_insert_all(test, ht, objs, 600);
-	for (target = 2048; target <= 16384; target *= 2) {
-		if (!rht_test_walk_during_resize(test, ht, target, objs, 600, &w))
-			continue;
-		caught++;
-		KUNIT_EXPECT_EQ_MSG(test, w.dups, 0U,
-				    "objects returned twice without -EAGAIN");
-		KUNIT_EXPECT_EQ(test, rht_test_walk_missed(&w, objs, 600), 0U);
+	for (size = rht_test_size(s->ht); size < 16384; size *= 2) {
+		KUNIT_ASSERT_EQ(test, rhashtable_expand(s->ht), 0);
+		KUNIT_EXPECT_EQ(test, rht_test_size(s->ht), 2 * size);
 	}
-	if (!caught)
-		kunit_skip(test, "no doubling could be caught in progress");
+	/* Published, then each unzip pass, of each doubling. */
+	KUNIT_EXPECT_GE(test, s->walks, 8U);
+	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(s->ht, s->objs, s->n), 0U);
 }
 
 static void rht_test_walk_during_halving_returns_each_object_once(struct kunit *test)
 {
-	struct rhashtable_params p = rht_test_target_params;
-	struct rht_test_obj *objs = rht_test_objs(test, 600, 1);
-	unsigned int target, caught = 0;
-	struct rht_test_walk w;
-	struct rhashtable *ht;
+	struct rht_test_step_walk *s = rht_test_step_walk_new(test, 12000);
+	unsigned int size;
 
-	p.nelem_hint = 12000;
-	ht = rht_test_new(test, &p);
-	rht_test_set_target(ht, 16384);
-	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 16384U);
-	rht_test_walk_init(test, &w, 600);
-	rht_test_insert_all(test, ht, objs, 600);
-	for (target = 8192; target >= 256; target /= 2) {
-		if (!rht_test_walk_during_resize(test, ht, target, objs, 600, &w))
-			continue;
-		caught++;
-		KUNIT_EXPECT_EQ_MSG(test, w.dups, 0U,
-				    "objects returned twice without -EAGAIN");
-		KUNIT_EXPECT_EQ(test, rht_test_walk_missed(&w, objs, 600), 0U);
+	for (size = rht_test_size(s->ht); size > 256; size /= 2) {
+		KUNIT_ASSERT_EQ(test, rhashtable_shrink(s->ht), 0);
+		KUNIT_EXPECT_EQ(test, rht_test_size(s->ht), size / 2);
 	}
-	if (!caught)
-		kunit_skip(test, "no halving could be caught in progress");
+	/* While pairs are zipped, and once published, of each halving. */
+	KUNIT_EXPECT_GE(test, s->walks, 12U);
+	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(s->ht, s->objs, s->n), 0U);
 }
 
 struct rht_test_holder {

@@ -66,6 +66,7 @@ struct ph_case {
 	u32 moved_key;			/* its new key */
 	unsigned int other_size;	/* move into a second table this big */
 	bool walk;			/* check with a walk, not a lookup */
+	bool nested;			/* the table's array is nested */
 };
 
 struct ph_ctx {
@@ -227,6 +228,8 @@ static void ph_check_walk(struct ph_ctx *ctx)
 
 static void ph_check(struct ph_ctx *ctx)
 {
+	KUNIT_EXPECT_EQ_MSG(ctx->test, rht_test_validate(&ctx->ht), 0,
+			    "before the check");
 	ctx->checked = true;
 	if (ctx->c->walk)
 		ph_check_walk(ctx);
@@ -261,16 +264,36 @@ static void ph_teardown(void *data)
 		rhashtable_destroy(&ctx->other);
 }
 
+/* Make the case's table fail to get a flat array. */
+static bool ph_fail_flat(const struct rhashtable *ht, enum rht_alloc_site site)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+
+	return ctx && ht == &ctx->ht && site == RHT_ALLOC_FLAT;
+}
+
+static const struct rht_test_hooks ph_fail_flat_hooks = {
+	.fail_alloc = ph_fail_flat,
+};
+
 /* Build the case's table(s) and objects, with the hooks installed. */
 static struct ph_ctx *ph_setup(struct kunit *test, const struct ph_case *c)
 {
 	struct ph_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	unsigned int i;
+	int err;
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	ctx->test = test;
 	ctx->c = c;
-	KUNIT_ASSERT_EQ(test, ph_init_table(&ctx->ht, c->size), 0);
+	if (c->nested) {
+		WRITE_ONCE(ph_cur, ctx);
+		rht_test_set_hooks(&ph_fail_flat_hooks);
+	}
+	err = ph_init_table(&ctx->ht, c->size);
+	rht_test_set_hooks(NULL);
+	WRITE_ONCE(ph_cur, NULL);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	if (c->other_size) {
 		if (ph_init_table(&ctx->other, c->other_size)) {
 			rhashtable_destroy(&ctx->ht);
@@ -281,6 +304,10 @@ static struct ph_ctx *ph_setup(struct kunit *test, const struct ph_case *c)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ph_teardown,
 							ctx), 0);
 	KUNIT_ASSERT_EQ(test, ph_size(&ctx->ht), c->size);
+	rcu_read_lock();
+	err = !rht_dereference_rcu(ctx->ht.tbl, &ctx->ht)->nest != !c->nested;
+	rcu_read_unlock();
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "nested array wanted: %d", c->nested);
 
 	for (i = 0; i < PH_OBJS && c->keys[i]; i++) {
 		struct ph_obj *obj = &ctx->obj[i];
@@ -322,6 +349,9 @@ static void ph_verify(struct ph_ctx *ctx)
 					obj->key);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->ht.nelems), in_ht);
+	KUNIT_EXPECT_EQ(test, rht_test_validate(&ctx->ht), 0);
+	if (ctx->other_live)
+		KUNIT_EXPECT_EQ(test, rht_test_validate(&ctx->other), 0);
 }
 
 static void ph_run(struct kunit *test, const struct ph_case *c)
@@ -443,6 +473,18 @@ PH_CASE(lookup_rehash_moving_move_to_same_size_table,
 	.size = 8, .keys = { 1, 9, 17 }, .resize = PH_REHASH,
 	.point = RHT_TP_MOVED_BUCKET, .arg = 0,
 	.want = 1, .trap = 17, .moved_key = 25, .other_size = 8)
+/* A nested array (one of page-sized leaves), and its rehash to a flat one. */
+PH_CASE(lookup_nested_move_to_same_size_table,
+	.size = 1024, .nested = true, .keys = { 1, 1025 },
+	.want = 1, .trap = 1025, .moved_key = 2049, .other_size = 1024)
+PH_CASE(walk_nested_move_to_other_bucket,
+	.size = 1024, .nested = true, .keys = { 1, 1025 },
+	.want = 1, .trap = 1025, .moved_key = 2, .walk = true)
+PH_CASE(lookup_nested_rehash_moving_move_to_same_size_table,
+	.size = 1024, .nested = true, .keys = { 1, 1025, 2049 },
+	.resize = PH_REHASH, .point = RHT_TP_MOVED_BUCKET, .arg = 0,
+	.want = 1, .trap = 2049, .moved_key = 3073, .other_size = 1024)
+
 /* A walk reaching the end of the old array must go on into the new. */
 PH_CASE(walk_rehash_moving_ends,
 	.size = 8, .keys = { 2, 1, 9, 17, 4 }, .resize = PH_REHASH,
@@ -527,6 +569,7 @@ struct ph_parked {
 	struct rht_cursor c;
 	struct rhash_head *pos;
 	bool found, vouched;
+	int state;		/* where the worker and the reader stand */
 };
 
 static void ph_parked_step(struct ph_ctx *ctx, struct ph_parked *r)
@@ -589,18 +632,119 @@ static void rcu_walk_parked_across_first_unzip_pass(struct kunit *test)
 	ph_verify(ctx);
 }
 
-/* Nested arrays have a size limit: beyond it, a grow must fail. */
-static bool ph_fail_flat(const struct rhashtable *ht, enum rht_alloc_site site)
+/*
+ * The grace period between two unzip passes, seen by a reader: doubling
+ * 4 -> 8 of [9 5 1 13 17].  After the first pass, a reader of new bucket 5
+ * stands on 5 (its next, 1, read) and stops there, inside its read-side
+ * critical section.  The third pass would cut 1 -> 13 off bucket 1's path,
+ * which this reader still needs: a worker that waits for grace periods
+ * cannot get there before the reader leaves.  The worker runs on its own
+ * (call_rcu()), so this case needs a second CPU to catch a worker that
+ * does not wait; on one it passes either way.
+ */
+enum { PH_P_NONE, PH_P_PASS1, PH_P_PARKED, PH_P_PASS3, PH_P_DONE };
+
+/* In the worker: wait (10 s at most) for the reader to be in @state. */
+static void ph_between_wait(int state)
+{
+	unsigned int ms;
+
+	for (ms = 0; ms < 10000; ms++) {
+		/* Pairs with the reader's release of @state. */
+		if (smp_load_acquire(&ph_parked.state) == state)
+			return;
+		usleep_range(1000, 2000);
+	}
+}
+
+static void ph_between_hook(struct rhashtable *ht, enum rht_test_point point,
+			    unsigned int arg)
 {
 	struct ph_ctx *ctx = READ_ONCE(ph_cur);
 
-	return ctx && ht == &ctx->ht && site == RHT_ALLOC_FLAT;
+	if (!ctx || ht != &ctx->ht || point != RHT_TP_UNZIP_PASS)
+		return;
+	switch (++ctx->passes) {
+	case 1:
+		/* Let the reader park before this pass's grace period. */
+		smp_store_release(&ph_parked.state, PH_P_PASS1);
+		ph_between_wait(PH_P_PARKED);
+		break;
+	case 3:
+		/* Only a worker that did not wait gets here this early. */
+		if (cmpxchg(&ph_parked.state, PH_P_PARKED, PH_P_PASS3) ==
+		    PH_P_PARKED)
+			ph_between_wait(PH_P_DONE);
+		break;
+	}
 }
 
-static const struct rht_test_hooks ph_fail_flat_hooks = {
-	.fail_alloc = ph_fail_flat,
+static const struct rht_test_hooks ph_between_hooks = {
+	.step = ph_between_hook,
 };
 
+static void rcu_walk_parked_between_unzip_passes(struct kunit *test)
+{
+	static const struct ph_case c = {
+		.size = 4, .keys = { 17, 13, 1, 5, 9 },
+	};
+	struct ph_ctx *ctx = ph_setup(test, &c);
+	struct ph_parked *r = &ph_parked;
+	struct rhash_head *want = &ph_find(ctx, 13)->node;
+	struct bucket_table *tbl;
+	unsigned int ms, us;
+	bool parked;
+
+	memset(r, 0, sizeof(*r));
+	rht_test_set_hooks(&ph_between_hooks);
+	WRITE_ONCE(ctx->grow_to, 8);
+	rhashtable_kick(&ctx->ht, 0);
+	for (ms = 0; ms < 10000; ms++) {	/* 10 s at least */
+		/* Pairs with the worker's release of PASS1. */
+		if (smp_load_acquire(&r->state) == PH_P_PASS1)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_ASSERT_EQ(test, READ_ONCE(r->state), PH_P_PASS1);
+
+	rcu_read_lock();
+	tbl = rht_dereference_rcu(ctx->ht.tbl, &ctx->ht);
+	r->c = rht_cursor_bucket(tbl, 5, true, 0);
+	parked = rht_cursor_step(&r->c, &r->pos, NULL) &&
+		 r->pos == &ph_find(ctx, 5)->node;
+	if (cmpxchg(&r->state, PH_P_PASS1, PH_P_PARKED) != PH_P_PASS1)
+		parked = false;
+	/* Give a worker that does not wait the time to cut 1 -> 13. */
+	for (us = 0; us < 200000; us++) {
+		/* Pairs with the cmpxchg() of a worker past its pass 3. */
+		if (smp_load_acquire(&r->state) == PH_P_PASS3)
+			break;
+		udelay(1);
+	}
+	while (rht_cursor_step(&r->c, &r->pos, NULL))
+		r->found |= r->pos == want;
+	r->vouched = r->pos == RHT_NULLS_MARKER(rht_bucket(tbl, 5));
+	rcu_read_unlock();
+	smp_store_release(&r->state, PH_P_DONE);	/* the walk is over */
+
+	KUNIT_EXPECT_TRUE(test, parked);
+	KUNIT_EXPECT_TRUE_MSG(test, r->found || !r->vouched,
+			      "the walk vouched for a chain it skipped key 13 of");
+	for (ms = 0; ms < 10000; ms++) {	/* 10 s at least */
+		bool idle;
+
+		mutex_lock(&ctx->ht.mutex);
+		idle = !ctx->ht.rs.old;
+		mutex_unlock(&ctx->ht.mutex);
+		if (idle && ph_size(&ctx->ht) == 8)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(test, ph_size(&ctx->ht), 8);
+	ph_verify(ctx);
+}
+
+/* Nested arrays have a size limit: beyond it, a grow must fail. */
 static void failed_doubling_keeps_the_array(struct kunit *test)
 {
 	/* The biggest nested array: a top level of half a page of leaves. */
@@ -623,6 +767,34 @@ static void failed_doubling_keeps_the_array(struct kunit *test)
 	ph_verify(ctx);
 }
 
+/* The structural check must see a broken chain: it guards every case. */
+static void validate_catches_broken_chains(struct kunit *test)
+{
+	static const struct ph_case c = { .size = 8, .keys = { 1, 9, 2 } };
+	struct ph_ctx *ctx = ph_setup(test, &c);
+	struct rhash_head *one = &ph_find(ctx, 1)->node;
+	struct rhash_head *nine = &ph_find(ctx, 9)->node;
+	struct rhash_head *two = &ph_find(ctx, 2)->node;
+	struct rhash_head *end;
+
+	KUNIT_ASSERT_EQ(test, rht_test_validate(&ctx->ht), 0);
+	end = rcu_dereference_protected(one->next, 1);
+	KUNIT_ASSERT_TRUE(test, rht_is_a_nulls(end));
+
+	rcu_assign_pointer(one->next, two);	/* another bucket's object */
+	KUNIT_EXPECT_GT(test, rht_test_validate(&ctx->ht), 0);
+	rcu_assign_pointer(one->next, nine);	/* a cycle */
+	KUNIT_EXPECT_GT(test, rht_test_validate(&ctx->ht), 0);
+	rcu_assign_pointer(one->next, RHT_NULLS_MARKER(&ctx->ht));
+	KUNIT_EXPECT_GT(test, rht_test_validate(&ctx->ht), 0);
+	rcu_assign_pointer(one->next, end);
+	KUNIT_EXPECT_EQ(test, rht_test_validate(&ctx->ht), 0);
+	atomic_inc(&ctx->ht.nelems);		/* a count that is off */
+	KUNIT_EXPECT_GT(test, rht_test_validate(&ctx->ht), 0);
+	atomic_dec(&ctx->ht.nelems);
+	ph_verify(ctx);
+}
+
 static struct kunit_case ph_cases[] = {
 	KUNIT_CASE(lookup_steady_move_to_other_bucket),
 	KUNIT_CASE(lookup_steady_move_to_same_size_table),
@@ -642,9 +814,14 @@ static struct kunit_case ph_cases[] = {
 	KUNIT_CASE(lookup_rehash_moving_move_to_other_bucket),
 	KUNIT_CASE(lookup_rehash_moving_move_to_same_size_table),
 	KUNIT_CASE(walk_rehash_moving_ends),
+	KUNIT_CASE(lookup_nested_move_to_same_size_table),
+	KUNIT_CASE(walk_nested_move_to_other_bucket),
+	KUNIT_CASE(lookup_nested_rehash_moving_move_to_same_size_table),
 	KUNIT_CASE(unzip_passes_are_grace_periods_apart),
 	KUNIT_CASE(rcu_walk_parked_across_first_unzip_pass),
+	KUNIT_CASE(rcu_walk_parked_between_unzip_passes),
 	KUNIT_CASE(failed_doubling_keeps_the_array),
+	KUNIT_CASE(validate_catches_broken_chains),
 	{}
 };
 

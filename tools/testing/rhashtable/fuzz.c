@@ -794,6 +794,13 @@ static __always_inline void run_ops(const struct rhashtable_params p,
 		default:
 			break;
 		}
+		/*
+		 * Single-threaded, worker parked: the chains hold still.
+		 * Big arrays every 32 operations, small ones after each.
+		 */
+		if (rht_test_table_size(&F.ht) <= 1024 || !(i % 64))
+			CHECK(!rht_test_check_structure(&F.ht),
+			      "broken table after op %u on key %u", op, knum);
 	}
 }
 

@@ -16,6 +16,8 @@
 #include <linux/err.h>
 #include <kunit/test.h>
 
+#include "shim/rht_shim.h"
+
 #define RHT_KUNIT_MAX_SUITES	32
 
 static struct kunit_suite *rht_kunit_suites[RHT_KUNIT_MAX_SUITES];
@@ -128,6 +130,7 @@ static void rht_kunit_cleanup(struct kunit *test)
 /* Runs one case; returns whether it passed. */
 static bool rht_kunit_run(struct kunit_suite *suite, struct kunit_case *c)
 {
+	unsigned long warnings = rht_shim_warn_count();
 	struct kunit test = { .name = c->name };
 	jmp_buf abort_case;
 
@@ -143,6 +146,12 @@ static bool rht_kunit_run(struct kunit_suite *suite, struct kunit_case *c)
 	if (suite->exit && !setjmp(abort_case))
 		suite->exit(&test);
 	rht_kunit_cleanup(&test);
+	/* A kernel warning (lockdep, RCU, WARN_ON) fails the case. */
+	if (rht_shim_warn_count() != warnings) {
+		printf("    # %s: %lu kernel warnings\n", c->name,
+		       rht_shim_warn_count() - warnings);
+		test.failed = true;
+	}
 	return !test.failed;
 }
 

@@ -171,6 +171,21 @@ static inline unsigned long rht_test_table_size(struct rhashtable *ht)
  * resizer thread and gives the fuzzer expand/shrink/rehash operations.
  */
 #ifdef RHT_IMPL_OURS
+#include "../../../lib/rhashtable_test.h"
+
+/* The structural check of lib/rhashtable.c; 0 when all is well. */
+static inline int rht_test_check_structure(struct rhashtable *ht)
+{
+	return rht_test_validate(ht);
+}
+#else
+static inline int rht_test_check_structure(struct rhashtable *ht)
+{
+	return 0;
+}
+#endif
+
+#ifdef RHT_IMPL_OURS
 #define RHT_TEST_HAVE_RESIZE 1
 
 static inline int rht_test_expand(struct rhashtable *ht)
