@@ -13,7 +13,7 @@ CHECK_TARGETS := lint model harness kunit kunit-smp kunit-kcsan compat
 
 TREE := $(RHT_WORK)/linux
 
-.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint model compat api-users harness fuzz bench bench-kernel run check clean
+.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint model mutate compat api-users harness fuzz bench bench-kernel run check clean
 
 help:
 	@echo 'make run          tree + kunit, then a short summary (start here)'
@@ -25,6 +25,7 @@ help:
 	@echo 'make kunit-kcsan  KUnit on x86_64, 2 CPUs under QEMU, KCSAN'
 	@echo 'make lint         sparse, checkpatch, kernel-doc and git am on our files'
 	@echo 'make model        spin: the reader protocol, and that its known bugs are found'
+	@echo 'make mutate       mutation testing: which test kills each planted bug (~1 h)'
 	@echo 'make compat       compile every in-tree rhashtable user (x86_64 allmodconfig)'
 	@echo 'make api-users    regenerate lab/compat/{api,users}.txt from the 6.12 tree'
 	@echo 'make harness      userspace: ASAN+UBSAN and TSAN stress, 60 s of fuzzing'
@@ -58,6 +59,9 @@ lint: patches
 model:
 	lab/packages.sh
 	lab/model/run.sh
+
+mutate: tree
+	lab/mutate/mutate.py
 
 compat: tree
 	lab/api-users.sh --check

@@ -5,7 +5,8 @@
 #  a) sparse and W=1 on lib/rhashtable.o and lib/test_rhashtable.o,
 #  b) checkpatch --strict on every patch in out/patches (make patches),
 #  c) kernel-doc -Wall on the C files,
-#  d) git am of out/patches on a fresh worktree of rht-base gives rht.
+#  d) git am of out/patches on a fresh worktree of rht-base gives rht,
+#  e) every name of the 6.12 interface is used by a test (api-coverage.sh).
 # Any finding fails; files not in the series yet are skipped with a note.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,8 @@ ours() {
 
 # a) sparse, in an x86_64 defconfig build dir with our code enabled.
 objs=()
-for f in lib/rhashtable.c lib/test_rhashtable.c lib/test_rhashtable_phases.c; do
+for f in lib/rhashtable.c lib/test_rhashtable.c lib/test_rhashtable_phases.c \
+	 lib/test_rhashtable_api.c; do
 	ours "$f" && objs+=("${f%.c}.o")
 done
 if ((${#objs[@]})); then
@@ -68,7 +70,7 @@ fi
 # c) kernel-doc.
 for f in include/linux/rhashtable.h include/linux/rhashtable-types.h \
 	 lib/rhashtable.c lib/rhashtable_test.h lib/test_rhashtable.c \
-	 lib/test_rhashtable_phases.c; do
+	 lib/test_rhashtable_phases.c lib/test_rhashtable_api.c; do
 	ours "$f" || continue
 	out=$(cd "$tree" && scripts/kernel-doc -none -Wall "$f" 2>&1)
 	[ -z "$out" ] || { echo "$out"; bad "kernel-doc: $f"; }
@@ -91,6 +93,9 @@ if [ -e "${patches[0]}" ]; then
 		bad "git am of out/patches on rht-base"
 	fi
 fi
+
+# e) Every name of the 6.12 interface that we define is used by a test.
+lab/api-coverage.sh || bad "names of the interface no test uses"
 
 echo "lint: took $((SECONDS - start)) s"
 ((fail == 0)) && echo "lint: clean"

@@ -615,8 +615,9 @@ static inline struct rhash_head *rht_nulls_canon(struct rhash_head *pos,
  *
  * When an RCU form ends, @pos is RHT_NULLS_MARKER(rht_bucket(tbl, hash)) if
  * the walk stayed on its own chain; any other value means it may have been
- * carried to another chain and should be retried.  The _from forms can
- * only vouch for the part of the chain after the cursor was set up.
+ * carried to another chain and should be retried.  The _rcu_from forms
+ * read the bucket's stripe before they evaluate @head, so that a head read
+ * from the bucket in that argument (rht_ptr_rcu()) is covered too.
  */
 struct rht_cursor {
 	struct rhash_head *ahead;
@@ -654,6 +655,15 @@ static inline struct rht_cursor rht_cursor_bucket(struct bucket_table *tbl,
 	c.ahead = rcu ? rht_ptr_rcu(bkt) : rht_ptr(bkt, tbl, hash);
 	return c;
 }
+
+/* A cursor of the _rcu_from forms: the stripe first, then @head. */
+#define __rht_cursor_rcu_from(head, tbl, hash, off)			\
+({									\
+	struct rht_cursor __rht_f = rht_cursor_at(NULL, tbl, hash,	\
+						  true, off);		\
+	__rht_f.ahead = (head);						\
+	__rht_f;							\
+})
 
 /*
  * Hand out the next object in *@pos and, if @obj is given, the structure
@@ -745,7 +755,7 @@ static inline void *rht_cursor_peek(const struct rht_cursor *c)
 
 #define rht_for_each_rcu_from(pos, head, tbl, hash)			\
 	for (struct rht_cursor __rht_c =				\
-		rht_cursor_at(head, tbl, hash, true, 0);		\
+		__rht_cursor_rcu_from(head, tbl, hash, 0);		\
 	     rht_cursor_step(&__rht_c, &(pos), NULL);)
 
 #define __rht_for_each_rcu_3(pos, tbl, hash)				\
@@ -759,8 +769,8 @@ static inline void *rht_cursor_peek(const struct rht_cursor *c)
 
 #define rht_for_each_entry_rcu_from(tpos, pos, head, tbl, hash, member) \
 	for (struct rht_cursor __rht_c =				\
-		rht_cursor_at(head, tbl, hash, true,			\
-			      offsetof(typeof(tpos[0]), member));	\
+		__rht_cursor_rcu_from(head, tbl, hash,			\
+				      offsetof(typeof(tpos[0]), member)); \
 	     rht_cursor_step(&__rht_c, &(pos), (void **)&(tpos));)
 
 #define __rht_for_each_entry_rcu_5(tpos, pos, tbl, hash, member)	\

@@ -4,6 +4,8 @@
  * update runs on (rht_shim_set_cpu()), which a kernel test cannot do on a
  * machine with fewer CPUs.  Run by kunit.c with the suites of lib/.
  */
+#include <pthread.h>
+
 #include <linux/kernel.h>
 #include <kunit/test.h>
 #include <linux/rhashtable.h>
@@ -66,8 +68,112 @@ static void nelems_never_negative_across_cpus(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ht->nelems), 0);
 }
 
+/*
+ * Readers walk the lists of an rhltable while a writer adds duplicates to
+ * them and takes them out again.  A duplicate is filled in before it is
+ * added; a reader that finds it must see it filled in, which under TSAN
+ * holds only if adding it publishes it with release order.
+ */
+#define HK_KEYS		16
+#define HK_DUPS		8
+#define HK_FILLED	0x600dcafeu
+
+struct hk_dup {
+	u32 key;
+	u32 filled;
+	struct rhlist_head list;
+	struct rcu_head rcu;
+};
+
+static const struct rhashtable_params hk_lparams = {
+	.key_len = sizeof(u32),
+	.key_offset = offsetof(struct hk_dup, key),
+	.head_offset = offsetof(struct hk_dup, list),
+};
+
+struct hk_rhl {
+	struct rhltable hlt;
+	struct hk_dup *dup[HK_KEYS][HK_DUPS];
+	int stop;
+	long lookups, bad;
+};
+
+static void *hk_rhl_reader(void *arg)
+{
+	struct hk_rhl *r = arg;
+	struct rhlist_head *list, *pos;
+	struct hk_dup *d;
+	long lookups = 0, bad = 0;
+	u32 key = 0;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+		key = (key + 7) % HK_KEYS;
+		rcu_read_lock();
+		list = rhltable_lookup(&r->hlt, &key, hk_lparams);
+		rhl_for_each_entry_rcu(d, pos, list, list)
+			bad += d->filled != HK_FILLED || d->key != key;
+		rcu_read_unlock();
+		lookups++;
+	}
+	__atomic_add_fetch(&r->lookups, lookups, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&r->bad, bad, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void hk_dup_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct hk_dup, rcu));
+}
+
+static void hk_dup_free(void *ptr, void *arg)
+{
+	kfree(ptr);
+}
+
+static void rhltable_readers_see_filled_duplicates(struct kunit *test)
+{
+	struct hk_rhl *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	unsigned int k, i, rnd = 1, round;
+	pthread_t readers[2];
+	struct hk_dup *d;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, rhltable_init(&r->hlt, &hk_lparams), 0);
+	for (i = 0; i < ARRAY_SIZE(readers); i++)
+		KUNIT_ASSERT_EQ(test, pthread_create(&readers[i], NULL,
+						     hk_rhl_reader, r), 0);
+	for (round = 0; round < 100000; round++) {
+		rnd = rnd * 1103515245 + 12345;
+		k = (rnd >> 8) % HK_KEYS;
+		i = (rnd >> 16) % HK_DUPS;
+		d = r->dup[k][i];
+		if (d) {
+			KUNIT_EXPECT_EQ(test, rhltable_remove(&r->hlt, &d->list,
+							      hk_lparams), 0);
+			r->dup[k][i] = NULL;
+			call_rcu(&d->rcu, hk_dup_free_rcu);
+			continue;
+		}
+		d = kzalloc(sizeof(*d), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, d);
+		d->key = k;
+		d->filled = HK_FILLED;
+		KUNIT_EXPECT_EQ(test, rhltable_insert(&r->hlt, &d->list,
+						      hk_lparams), 0);
+		r->dup[k][i] = d;
+	}
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < ARRAY_SIZE(readers); i++)
+		pthread_join(readers[i], NULL);
+	KUNIT_EXPECT_GT(test, r->lookups, 0L);
+	KUNIT_EXPECT_EQ(test, r->bad, 0L);
+	rhltable_free_and_destroy(&r->hlt, hk_dup_free, NULL);
+	rcu_barrier();
+}
+
 static struct kunit_case hk_cases[] = {
 	KUNIT_CASE(nelems_never_negative_across_cpus),
+	KUNIT_CASE(rhltable_readers_see_filled_duplicates),
 	{}
 };
 

@@ -43,8 +43,10 @@ static inline type class_##_name##_constructor(_init_args)		\
 	return t;							\
 }
 
+/* A guard is only there for its destructor: clang calls it unused. */
 #define CLASS(_name, var)						\
-	__auto_type var __cleanup(class_##_name##_destructor) =		\
+	__auto_type var __maybe_unused					\
+		__cleanup(class_##_name##_destructor) =			\
 		class_##_name##_constructor
 
 #define DEFINE_GUARD(_name, type, _lock, _unlock)			\

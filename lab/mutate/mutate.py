@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""
+make mutate: put each mutation of mutations.py into a scratch copy of the
+repository and run the tests against it, cheapest first, until one fails:
+
+  kunit        the KUnit suites in userspace, under ASAN (tools/testing)
+  stress-asan  the stress test, 5 s, ASAN+UBSAN
+  stress-tsan  the stress test, 5 s, TSAN
+  fuzz         the fuzzer, 30 s, from the seed corpus
+  uml          the KUnit suites in the UML kernel (make kunit)
+
+A layer that fails or hangs kills the mutation.  Prints each mutation with
+the layer that killed it, or SURVIVED, and the kill rate; writes the same to
+out/mutate/report.txt.  Usage: mutate.py [ID...] (default: all).
+"""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from mutations import MUTATIONS  # noqa: E402
+
+WORK = os.environ.get('RHT_WORK', os.path.expanduser('~/.cache/rhashtable'))
+KSRC = os.path.join(WORK, 'linux')
+SCRATCH = os.path.join(WORK, 'mutate', 'src')
+OUT = os.path.join(WORK, 'mutate', 'out')
+H = os.path.join(SCRATCH, 'tools/testing/rhashtable')
+B = os.path.join(OUT, 'build/ours')
+
+
+def run(cmd, timeout, log):
+    """Run @cmd; True if it passed.  A timeout is a failure."""
+    with open(log, 'a') as f:
+        f.write('$ %s\n' % ' '.join(cmd))
+        f.flush()
+        try:
+            return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
+                                  timeout=timeout).returncode == 0
+        except subprocess.TimeoutExpired:
+            f.write('TIMEOUT after %d s\n' % timeout)
+            return False
+
+
+def hmake(target, log):
+    return run(['make', '-s', '-C', H, 'KSRC=' + KSRC, 'O=' + OUT, target],
+               900, log)
+
+
+def layer_kunit(log):
+    return hmake(B + '/asan/kunit', log) and \
+        run([B + '/asan/kunit'], 300, log)
+
+
+def layer_stress(kind):
+    def layer(log):
+        return hmake('%s/%s/stress' % (B, kind), log) and \
+            run(['%s/%s/stress' % (B, kind), '-d', '5'], 180, log)
+    return layer
+
+
+def layer_fuzz(log):
+    seeds = os.path.join(OUT, 'fuzz/seeds')
+    if not os.path.isdir(seeds):
+        os.makedirs(seeds)
+        if not run(['sh', H + '/scripts/gen-seeds.sh', seeds], 60, log):
+            return False
+    corpus = os.path.join(OUT, 'fuzz/corpus')
+    shutil.rmtree(corpus, ignore_errors=True)
+    os.makedirs(corpus)
+    return hmake(B + '/fuzz/fuzz', log) and \
+        run([B + '/fuzz/fuzz', '-max_total_time=30', '-timeout=30',
+             '-max_len=4096', corpus, seeds], 120, log)
+
+
+def layer_uml(log):
+    env = dict(os.environ, RHT_WORK=WORK)
+    with open(log, 'a') as f:
+        try:
+            return subprocess.run(['make', '-C', SCRATCH, 'kunit'], env=env,
+                                  stdout=f, stderr=subprocess.STDOUT,
+                                  timeout=1500).returncode == 0
+        except subprocess.TimeoutExpired:
+            f.write('TIMEOUT\n')
+            return False
+
+
+LAYERS = [('kunit', layer_kunit), ('stress-asan', layer_stress('asan')),
+          ('stress-tsan', layer_stress('tsan')), ('fuzz', layer_fuzz),
+          ('uml', layer_uml)]
+
+
+def copy_repo():
+    """The working tree as it is (committed or not), without out/."""
+    os.makedirs(SCRATCH, exist_ok=True)
+    subprocess.run(['rsync', '-a', '--delete', '--exclude=/out',
+                    '--exclude=/.git', REPO + '/', SCRATCH + '/'], check=True)
+
+
+def main():
+    want = set(sys.argv[1:])
+    muts = [m for m in MUTATIONS if not want or m['id'] in want]
+    os.makedirs(os.path.join(REPO, 'out/mutate'), exist_ok=True)
+    logdir = os.path.join(REPO, 'out/mutate')
+    # Every mutation must apply exactly once to today's sources.
+    for m in muts:
+        text = open(os.path.join(REPO, m['file'])).read()
+        if text.count(m['old']) != 1:
+            sys.exit('mutate: %s: text found %d times in %s' %
+                     (m['id'], text.count(m['old']), m['file']))
+    copy_repo()
+    start, killed, lines = time.time(), 0, []
+    for m in muts:
+        path = os.path.join(SCRATCH, m['file'])
+        orig = open(path).read()
+        with open(path, 'w') as f:
+            f.write(orig.replace(m['old'], m['new']))
+        log = os.path.join(logdir, m['id'] + '.log')
+        open(log, 'w').close()
+        t0, by = time.time(), None
+        for name, layer in LAYERS:
+            if not layer(log):
+                by = name
+                break
+        with open(path, 'w') as f:
+            f.write(orig)
+        killed += by is not None
+        line = '%-28s %-13s %-12s %4.0fs  %s' % (
+            m['id'], m['cls'], by or 'SURVIVED', time.time() - t0, m['why'])
+        print('mutate: ' + line, flush=True)
+        lines.append(line)
+    summary = 'mutate: %d of %d mutations killed (%.0f%%) in %.0f min' % (
+        killed, len(muts), 100.0 * killed / max(len(muts), 1),
+        (time.time() - start) / 60)
+    print(summary)
+    with open(os.path.join(logdir, 'report.txt'), 'w') as f:
+        f.write('\n'.join(lines + [summary]) + '\n')
+    # Put the tree back to the real sources.
+    subprocess.run(['make', '-s', '-C', REPO, 'tree'], check=False,
+                   stdout=subprocess.DEVNULL)
+    return 0 if killed == len(muts) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
