@@ -33,6 +33,15 @@ H = os.path.join(SCRATCH, 'tools/testing/rhashtable')
 B = os.path.join(OUT, 'build/ours')
 
 
+# As tools/testing/rhashtable/Makefile runs them.
+SAN_ENV = dict(
+    os.environ,
+    ASAN_OPTIONS='abort_on_error=1 detect_leaks=1',
+    UBSAN_OPTIONS='print_stacktrace=1:halt_on_error=1',
+    TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1 suppressions=' +
+    os.path.join(REPO, 'tools/testing/rhashtable/tsan.supp'))
+
+
 def run(cmd, timeout, log):
     """Run @cmd; True if it passed.  A timeout is a failure."""
     with open(log, 'a') as f:
@@ -40,6 +49,7 @@ def run(cmd, timeout, log):
         f.flush()
         try:
             return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
+                                  env=SAN_ENV,
                                   timeout=timeout).returncode == 0
         except subprocess.TimeoutExpired:
             f.write('TIMEOUT after %d s\n' % timeout)
@@ -113,6 +123,16 @@ def main():
             sys.exit('mutate: %s: text found %d times in %s' %
                      (m['id'], text.count(m['old']), m['file']))
     copy_repo()
+    # Every layer must pass on the sources as they are, or a kill means
+    # nothing.
+    log = os.path.join(logdir, 'baseline.log')
+    open(log, 'w').close()
+    for name, layer in LAYERS:
+        if not layer(log):
+            sys.exit('mutate: the %s layer fails without a mutation (%s)' %
+                     (name, log))
+    print('mutate: every layer passes on the sources as they are',
+          flush=True)
     start, killed, lines = time.time(), 0, []
     for m in muts:
         path = os.path.join(SCRATCH, m['file'])
