@@ -107,8 +107,9 @@ LAYERS = [('kunit', layer_kunit), ('stress-asan', layer_stress('asan')),
 def copy_repo():
     """The working tree as it is (committed or not), without out/."""
     os.makedirs(SCRATCH, exist_ok=True)
+    # With .git: lab/tree.sh asks git which files a series entry names.
     subprocess.run(['rsync', '-a', '--delete', '--exclude=/out',
-                    '--exclude=/.git', REPO + '/', SCRATCH + '/'], check=True)
+                    REPO + '/', SCRATCH + '/'], check=True)
 
 
 def main():
