@@ -186,6 +186,7 @@ static struct {
 	int checkpoint_ms;
 	int verbose;
 	int sabotage;		/* -X: break the test on purpose (selftest) */
+	unsigned long min_peak;	/* -B: the table must reach this many buckets */
 } opt = {
 	.secs = 10,
 	.walker = 1,
@@ -1082,6 +1083,7 @@ static void print_usage(const char *prog)
 		"usage: %s [-d secs] [-r readers] [-w writers] [-k stable_keys]\n"
 		"          [-c churn_keys_per_writer] [-s seed] [-F fail_ppm]\n"
 		"          [-p checkpoint_ms] [-m movers] [-W(no walker)] [-v]\n"
+		"          [-B buckets: fail unless the table grows this big]\n"
 		"          [-X 1-4: sabotage the test, it must then fail]\n", prog);
 	exit(2);
 }
@@ -1090,14 +1092,14 @@ int main(int argc, char **argv)
 {
 	pthread_t walker_tid, resizer_tid;
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long last_size, size_changes = 0;
+	unsigned long last_size, peak_size, size_changes = 0;
 	double start, next_audit;
 	struct stats sum;
 	int c, i, err;
 
 	opt.readers = ncpu > 0 ? ncpu : 2;
 	opt.writers = max(2, opt.readers / 2);
-	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:m:X:Wvh")) != -1) {
+	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:m:B:X:Wvh")) != -1) {
 		switch (c) {
 		case 'd':
 			opt.secs = atof(optarg);
@@ -1128,6 +1130,9 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			opt.movers = atoi(optarg);
+			break;
+		case 'B':
+			opt.min_peak = strtoul(optarg, NULL, 0);
 			break;
 		case 'v':
 			opt.verbose++;
@@ -1225,6 +1230,7 @@ int main(int argc, char **argv)
 	start = rht_now();
 	next_audit = start + opt.checkpoint_ms / 1000.0;
 	last_size = rht_test_table_size(&ht);
+	peak_size = last_size;
 	while (rht_now() - start < opt.secs) {
 		unsigned long size;
 
@@ -1232,6 +1238,7 @@ int main(int argc, char **argv)
 		size = rht_test_table_size(&ht);
 		size_changes += size != last_size;
 		last_size = size;
+		peak_size = max(peak_size, size);
 		if (opt.checkpoint_ms > 0 && rht_now() >= next_audit) {
 			pause_all();
 			rht_set_fail_ppm(0);
@@ -1271,8 +1278,13 @@ int main(int argc, char **argv)
 		(unsigned long long)sum.replaces,
 		(unsigned long long)sum.nomem, (unsigned long long)sum.busy,
 		rht_alloc_failed_count());
-	printf("stress: %lu table-size changes seen, %lu shim allocations\n",
-	       size_changes, rht_alloc_total_count());
+	printf("stress: %lu table-size changes seen, largest %lu buckets, %lu shim allocations\n",
+	       size_changes, peak_size, rht_alloc_total_count());
+	CHECK(peak_size >= opt.min_peak,
+	      "the table never reached %lu buckets (largest seen %lu)",
+	      opt.min_peak, peak_size);
+	CHECK(!opt.fail_ppm || rht_alloc_failed_count(),
+	      "-F %u injected no allocation failure", opt.fail_ppm);
 	fprintf(stdout,
 		"stress: %llu walks, %llu objects walked, %llu -EAGAIN, every stable key every walk\n",
 		(unsigned long long)sum.walks,
@@ -1291,7 +1303,10 @@ int main(int argc, char **argv)
 	teardown();
 	printf("stress: %u audits, destroy returned %llu objects, no leaks\n",
 	       audits, (unsigned long long)destroyed);
-	/* lookups, misses/hits, audits, walker, destroy, leaks, warnings */
-	printf("stress: 7 passed, 0 failed\n");
+	/*
+	 * lookups, misses/hits, audits, walker, destroy, leaks, warnings,
+	 * size reached, failures injected
+	 */
+	printf("stress: 9 passed, 0 failed\n");
 	return 0;
 }
