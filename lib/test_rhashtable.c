@@ -1762,6 +1762,49 @@ static void rht_test_free_and_destroy_calls_free_fn_once_per_object(struct kunit
 	rht_test_expect_visited_once(test, objs, 300);
 }
 
+/*
+ * The worker stops in the middle of a resize (after the new array is
+ * published), tells the test, and dawdles there; the test destroys the
+ * table meanwhile.  The worker then checks that the destruction had begun
+ * while it stood there.
+ */
+static struct {
+	struct rhashtable *ht;
+	struct completion in_resize;
+	atomic_t destroying;
+	unsigned int overlapped;
+} rht_test_mid_resize;
+
+static void rht_test_dawdle_mid_resize(struct rhashtable *ht,
+				       enum rht_test_point point,
+				       unsigned int arg)
+{
+	unsigned int i;
+
+	if (ht != READ_ONCE(rht_test_mid_resize.ht) ||
+	    point != RHT_TP_PUBLISHED)
+		return;
+	WRITE_ONCE(rht_test_mid_resize.ht, NULL);
+	complete(&rht_test_mid_resize.in_resize);
+	for (i = 0; i < 50 && !atomic_read(&rht_test_mid_resize.destroying);
+	     i++)
+		msleep(2);
+	/* Give destroy time to get as far as it can before we go on. */
+	msleep(5);
+	if (atomic_read(&rht_test_mid_resize.destroying))
+		rht_test_mid_resize.overlapped++;
+}
+
+static const struct rht_test_hooks rht_test_mid_resize_hooks = {
+	.step = rht_test_dawdle_mid_resize,
+};
+
+static void rht_test_mid_resize_done(void *unused)
+{
+	WRITE_ONCE(rht_test_mid_resize.ht, NULL);
+	rht_test_set_hooks(NULL);
+}
+
 static void rht_test_free_and_destroy_while_worker_resizes(struct kunit *test)
 {
 	struct rhashtable_params p = rht_test_params;
@@ -1771,14 +1814,27 @@ static void rht_test_free_and_destroy_while_worker_resizes(struct kunit *test)
 	atomic_t freed;
 
 	p.grow_decision = rht_test_grow_to_target;
+	rht_test_mid_resize.overlapped = 0;
+	KUNIT_ASSERT_EQ(test,
+			kunit_add_action_or_reset(test, rht_test_mid_resize_done,
+						  NULL), 0);
+	rht_test_set_hooks(&rht_test_mid_resize_hooks);
 	for (round = 0; round < 8; round++) {
 		ht = rht_test_new(test, &p);
-		rht_test_set_target(ht, 4096);
 		rht_test_clear_visited(objs, 100);
 		rht_test_insert_all(test, ht, objs, 100);
-		/* Give the worker a head start of a varying length. */
-		if (round & 1)
-			msleep(20 * round);
+		rht_test_settle(ht);
+		init_completion(&rht_test_mid_resize.in_resize);
+		atomic_set(&rht_test_mid_resize.destroying, 0);
+		WRITE_ONCE(rht_test_mid_resize.ht, ht);
+		/* One doubling, or up to four: any insert asks the hook. */
+		rht_test_set_target(ht, 256 << (round & 3));
+		KUNIT_ASSERT_EQ(test, rhashtable_remove_fast(ht, &objs[0].node,
+							     p), 0);
+		rht_test_insert_all(test, ht, objs, 1);
+		KUNIT_ASSERT_NE(test, wait_for_completion_timeout(
+				&rht_test_mid_resize.in_resize, 10 * HZ), 0UL);
+		atomic_set(&rht_test_mid_resize.destroying, 1);
 		atomic_set(&freed, 0);
 		rht_test_free_and_destroy(test, ht, rht_test_free_obj, &freed);
 		KUNIT_EXPECT_EQ(test, atomic_read(&freed), 100);
@@ -1786,6 +1842,8 @@ static void rht_test_free_and_destroy_while_worker_resizes(struct kunit *test)
 			bad += objs[i].visited != 1;
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0U);
+	/* Every destroy began while the worker stood inside a resize. */
+	KUNIT_EXPECT_EQ(test, rht_test_mid_resize.overlapped, 8U);
 }
 
 /* ------------------------------------------------------------------ */
@@ -4081,7 +4139,13 @@ static void rht_stress_chains_hold_unique_keys(struct kunit *test)
 	rht_stress_report(s, "unique-chains");
 	/* The long hostile chain had the worker move every object. */
 	KUNIT_EXPECT_GT(test, rht_test_stats(s->ht).rehashes, rehashes);
+	/*
+	 * Duplicates are counted only on walks that provably stayed on their
+	 * chain; most must have, or the check says nothing.
+	 */
 	KUNIT_EXPECT_GT(test, atomic_long_read(&s->walks), 0L);
+	KUNIT_EXPECT_LT(test, 4 * atomic_long_read(&s->carried),
+			atomic_long_read(&s->walks));
 	rht_stress_verify(s, "after the walks");
 }
 
@@ -4531,6 +4595,152 @@ static int rht_stress_rhl_reader(void *arg)
 	return 0;
 }
 
+/*
+ * Objects that die: recyclers allocate objects, insert them, remove them
+ * and free them after a grace period, so the same memory comes back with
+ * other keys.  A reader that the table let reach an object after its grace
+ * period reads freed memory (KASAN reports it) or a poisoned stamp.
+ */
+#define RHT_RECYCLED		BIT(28)
+#define RHT_RECYCLE_SLOTS	256
+#define RHT_STAMP_LIVE		0x4c495645
+#define RHT_STAMP_DEAD		0x44454144
+
+struct rht_recycled {
+	struct rht_test_obj o;
+	struct rcu_head rcu;
+};
+
+static void rht_recycled_free(struct rcu_head *head)
+{
+	struct rht_recycled *r = container_of(head, struct rht_recycled, rcu);
+
+	WRITE_ONCE(r->o.stamp, RHT_STAMP_DEAD);
+	kfree(r);
+}
+
+static u32 rht_recycled_key(unsigned int recycler, unsigned int slot)
+{
+	return RHT_RECYCLED | recycler << 16 | slot;
+}
+
+static int rht_stress_recycler(void *arg)
+{
+	struct rht_stress_thread *t = arg;
+	struct rht_stress *s = t->s;
+	struct rht_recycled **slot = t->buf;
+	u32 rnd = 0x2545f491 * (t->idx + 1);
+	long inserts = 0, removes = 0;
+	struct rht_recycled *r;
+	unsigned int i, k;
+	int err;
+
+	while (!READ_ONCE(s->stop)) {
+		for (k = 0; k < 16; k++) {
+			i = rht_stress_rand(&rnd) % RHT_RECYCLE_SLOTS;
+			r = slot[i];
+			if (r) {
+				err = rht_stress_remove(s, &r->o);
+				if (err)
+					rht_stress_error(s, err, r->o.key);
+				call_rcu(&r->rcu, rht_recycled_free);
+				slot[i] = NULL;
+				removes++;
+				continue;
+			}
+			r = kzalloc(sizeof(*r), GFP_KERNEL);
+			if (!r)
+				continue;
+			r->o.key = rht_recycled_key(t->idx, i);
+			r->o.stamp = RHT_STAMP_LIVE;
+			err = rht_stress_insert(s, &r->o);
+			if (err) {
+				rht_stress_error(s, err, r->o.key);
+				kfree(r);
+				continue;
+			}
+			slot[i] = r;
+			inserts++;
+		}
+		cond_resched();
+	}
+	/* Leave the table as the test found it. */
+	for (i = 0; i < RHT_RECYCLE_SLOTS; i++) {
+		r = slot[i];
+		if (!r)
+			continue;
+		err = rht_stress_remove(s, &r->o);
+		if (err)
+			rht_stress_error(s, err, r->o.key);
+		call_rcu(&r->rcu, rht_recycled_free);
+	}
+	atomic_long_add(inserts, &s->inserts);
+	atomic_long_add(removes, &s->removes);
+	rht_stress_put(s);
+	return 0;
+}
+
+/* Look the recyclers' keys up and read what is found, under RCU. */
+static int rht_stress_recycled_reader(void *arg)
+{
+	struct rht_stress_thread *t = arg;
+	struct rht_stress *s = t->s;
+	u32 rnd = 0x61c88647 * (t->idx + 1);
+	long lookups = 0, hits = 0;
+	struct rht_test_obj *obj;
+	unsigned int k, i;
+	u32 key;
+
+	while (!READ_ONCE(s->stop)) {
+		for (k = 0; k < 32; k++) {
+			i = rht_stress_rand(&rnd);
+			key = rht_recycled_key(i >> 16 & 1,
+					       i % RHT_RECYCLE_SLOTS);
+			rcu_read_lock();
+			obj = rhashtable_lookup(s->ht, &key, rht_test_params);
+			if (obj && (READ_ONCE(obj->key) != key ||
+				    READ_ONCE(obj->stamp) != RHT_STAMP_LIVE))
+				hits++;
+			rcu_read_unlock();
+			lookups++;
+		}
+		cond_resched();
+	}
+	atomic_long_add(lookups, &s->lookups);
+	atomic_long_add(hits, &s->false_hits);
+	rht_stress_put(s);
+	return 0;
+}
+
+static void rht_stress_freed_objects_outlive_readers(struct kunit *test)
+{
+	struct rhashtable_params p = rht_test_params;
+	struct rht_stress *s;
+	unsigned int i;
+
+	p.automatic_shrinking = true;
+	s = rht_stress_new(test, &p, RHT_STRESS_PLAIN, rht_test_scale(256),
+			   1, 0);
+	rht_stress_begin(s);
+	for (i = 0; i < 2; i++)
+		rht_stress_spawn(s, rht_stress_recycler, i,
+				 RHT_RECYCLE_SLOTS * sizeof(void *),
+				 "recycler");
+	for (i = 0; i < 2; i++)
+		rht_stress_spawn(s, rht_stress_recycled_reader, i, 0,
+				 "recycled-reader");
+	rht_stress_spawn(s, rht_stress_reader, 0, 0, "reader");
+	rht_stress_spawn(s, rht_stress_resizer, 1, 0, "resizer");
+	rht_stress_run_for(s, RHT_STRESS_MS);
+	rht_stress_stop(s);
+	/* Every object freed by a callback before the test returns. */
+	rcu_barrier();
+	rht_stress_report(s, "recycled");
+	KUNIT_EXPECT_GT(test, atomic_long_read(&s->removes), 0L);
+	KUNIT_EXPECT_EQ(test, rhashtable_count(s->ht), s->nstable);
+	rht_stress_verify(s, "after the recycling");
+}
+
 static void rht_stress_rhltable_duplicates(struct kunit *test)
 {
 	struct rht_stress *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
@@ -4811,6 +5021,7 @@ static struct kunit_case rht_stress_test_cases[] = {
 	KUNIT_CASE_SLOW(rht_stress_faults_during_resizes),
 	KUNIT_CASE_SLOW(rht_stress_hostile_keys),
 	KUNIT_CASE_SLOW(rht_stress_contexts),
+	KUNIT_CASE_SLOW(rht_stress_freed_objects_outlive_readers),
 	KUNIT_CASE_SLOW(rht_stress_rhltable_duplicates),
 	KUNIT_CASE_SLOW(rht_stress_seed_interface),
 	KUNIT_CASE_SLOW(rht_test_summary_workload),
