@@ -37,6 +37,8 @@
  * against the expected answer.  The run ends with the same audit and
  * rhashtable_free_and_destroy(), which must hand back every object exactly
  * once, after which no shim allocation may remain.
+ *
+ * With -L the run is on an rhltable instead, see "rhltable mode" below.
  */
 #include <getopt.h>
 #include <sched.h>
@@ -130,6 +132,7 @@ struct stats {
 	u64 walks, walk_objs, walk_eagain;
 	u64 resizes, resize_err;
 	u64 moves;
+	u64 rm_head, rm_mid, rm_tail;	/* rhltable mode: where removed */
 };
 
 /*
@@ -186,6 +189,7 @@ static struct {
 	int checkpoint_ms;
 	int verbose;
 	int sabotage;		/* -X: break the test on purpose (selftest) */
+	int rhl;		/* -L: the rhltable variant (rhl_run()) */
 	unsigned long min_peak;	/* -B: the table must reach this many buckets */
 } opt = {
 	.secs = 10,
@@ -727,8 +731,10 @@ static void *walker_main(void *arg)
 /* ------------------------------------------------------------------ */
 
 #ifdef RHT_TEST_HAVE_RESIZE
+/* @arg: the struct rhashtable to resize. */
 static void *resizer_main(void *arg)
 {
+	struct rhashtable *t = arg;
 	struct trng rng;
 
 	trng_seed(&rng, opt.seed * 977 + 5);
@@ -738,13 +744,13 @@ static void *resizer_main(void *arg)
 		pause_point();
 		switch (trng_below(&rng, 3)) {
 		case 0:
-			err = rht_test_expand(&ht);
+			err = rht_test_expand(t);
 			break;
 		case 1:
-			err = rht_test_shrink(&ht);
+			err = rht_test_shrink(t);
 			break;
 		default:
-			err = rht_test_rehash(&ht);
+			err = rht_test_rehash(t);
 			break;
 		}
 		if (err)
@@ -846,6 +852,9 @@ static void stats_add(struct stats *sum, struct stats *s)
 	sum->busy += LOAD(s->busy);
 	sum->ops += LOAD(s->ops);
 	sum->moves += LOAD(s->moves);
+	sum->rm_head += LOAD(s->rm_head);
+	sum->rm_mid += LOAD(s->rm_mid);
+	sum->rm_tail += LOAD(s->rm_tail);
 }
 
 static void totals(struct stats *sum)
@@ -1065,6 +1074,1025 @@ static void teardown(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* rhltable mode (-L)                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The same kind of run on an rhltable, whose keys may have any number of
+ * objects ("duplicates"), all on one list that hangs off the hash chain.
+ *
+ *   stable - RHL_DUPS objects per key, inserted before the threads start
+ *            and never removed.  Every lookup must return each of them
+ *            exactly once (a miss or a repeat fails the run).
+ *   churn  - each writer owns a disjoint set of keys and adds objects to
+ *            them and removes objects from them: the first of a key's
+ *            list, one in the middle, the last.  As nobody else touches
+ *            those keys, the owner knows exactly which objects each one
+ *            holds and checks that with a lookup after every operation.
+ *            Readers only require that whatever they meet on such a list
+ *            has that key, has not been freed, and comes back only once.
+ *   never  - never inserted: a lookup must find nothing.
+ *
+ * The table counts keys, not objects, so it grows and shrinks with the
+ * number of keys that have objects; the writers' sweeps empty or fill all
+ * their keys now and then to make it do so.  The resizer and the walker
+ * run as in the plain mode.  The audits compare every chain, every key's
+ * list, a full walk and a lookup of every key against the writers'
+ * bookkeeping; free_and_destroy must hand back every object exactly once.
+ */
+#define RHL_DUPS	3	/* objects per stable key */
+#define RHL_MAX_DUPS	5	/* most objects a churn key ever has */
+#define RHL_SEEN	16	/* repeats a reader can spot on a churn list */
+
+struct lobj {
+	struct rhlist_head list;
+	u32 key;
+	u32 slot;		/* stable: which duplicate; churn: owner's slot */
+	u32 magic;
+	u32 mark;		/* the last audit pass that met it */
+	unsigned int destroyed;
+	struct rcu_head rcu;
+};
+
+static const struct rhashtable_params lparams = {
+	.key_len = sizeof(u32),
+	.hashfn = stress_hash,
+	.key_offset = offsetof(struct lobj, key),
+	.head_offset = offsetof(struct lobj, list),
+	.min_size = 4,
+	.automatic_shrinking = true,
+};
+
+/* A writer's exact knowledge of one of its keys. */
+struct rhl_key {
+	struct lobj *obj[RHL_MAX_DUPS];	/* in no particular order */
+	u32 n;
+};
+
+struct rhl_writer {
+	pthread_t tid;
+	int id;
+	struct rhl_key *keys;	/* slot j: key rhl_churn_key(id, j) */
+	struct stats st;
+	struct trng rng;
+};
+
+static struct rhltable hlt;
+static struct lobj *lstable;	/* stable key i: lstable[i * RHL_DUPS + d] */
+static struct rhl_writer *rwriters;
+static u64 rhl_stable_inserted;
+static u32 rhl_pass;		/* audit passes, for lobj.mark */
+
+static u32 rhl_churn_key(int writer, u32 slot)
+{
+	return KEY(writer + slot * opt.writers, KC_CHURN);
+}
+
+static void lobj_free_rcu(struct rcu_head *head)
+{
+	struct lobj *obj = container_of(head, struct lobj, rcu);
+
+	CHECK(obj->magic == MAGIC_GONE, "rhl: freeing key %#x with magic %#x",
+	      obj->key, obj->magic);
+	WRITE_ONCE(obj->magic, MAGIC_DEAD);
+	free(obj);
+}
+
+static struct lobj *lobj_new(u32 key, u32 slot)
+{
+	struct lobj *obj = calloc(1, sizeof(*obj));
+
+	CHECK(obj, "out of memory");
+	obj->key = key;
+	obj->slot = slot;
+	obj->magic = MAGIC_LIVE;
+	return obj;
+}
+
+/* As obj_retire(): poison now, free after a grace period. */
+static void lobj_retire(struct lobj *obj)
+{
+	WRITE_ONCE(obj->magic, MAGIC_GONE);
+	if (opt.sabotage == 2) {		/* selftest: no grace period */
+		obj->magic = MAGIC_DEAD;
+		free(obj);
+		return;
+	}
+	call_rcu(&obj->rcu, lobj_free_rcu);
+}
+
+/*
+ * The writer's record of churn key @key, or NULL for a key out of range.
+ * Only the owner may call this while the writers run.
+ */
+static struct rhl_key *rhl_churn_rec(u32 key)
+{
+	u32 idx = KEY_IDX(key);
+
+	if (idx >= opt.nchurn * opt.writers)
+		return NULL;
+	return &rwriters[idx % opt.writers].keys[idx / opt.writers];
+}
+
+/* How many objects @key must have right now. */
+static u32 rhl_key_count(u32 key)
+{
+	struct rhl_key *k;
+
+	switch (KEY_CLS(key)) {
+	case KC_STABLE:
+		return KEY_IDX(key) < opt.nstable ? RHL_DUPS : 0;
+	case KC_CHURN:
+		k = rhl_churn_rec(key);
+		return k ? k->n : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Must @obj be in the table right now? */
+static bool rhl_expected(const struct lobj *obj)
+{
+	u32 idx = KEY_IDX(obj->key), i;
+	struct rhl_key *k;
+
+	switch (KEY_CLS(obj->key)) {
+	case KC_STABLE:
+		return idx < opt.nstable && obj->slot < RHL_DUPS &&
+		       obj == &lstable[idx * RHL_DUPS + obj->slot];
+	case KC_CHURN:
+		k = rhl_churn_rec(obj->key);
+		if (!k)
+			return false;
+		for (i = 0; i < k->n; i++)
+			if (k->obj[i] == obj)
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Look @key up and store its objects in @found, in list order.  Stops at
+ * @max, so a list that does not end looks too long instead of hanging.
+ * Only for keys that nobody else changes meanwhile (the caller's own, the
+ * stable ones, or any key while the writers are paused): the objects are
+ * used after the RCU read-side section.
+ */
+static u32 rhl_collect(u32 key, struct lobj **found, u32 max)
+{
+	struct rhlist_head *head, *pos;
+	struct lobj *obj;
+	u32 n = 0;
+
+	rcu_read_lock();
+	head = rhltable_lookup(&hlt, &key, lparams);
+	rhl_for_each_entry_rcu(obj, pos, head, list) {
+		found[n++] = obj;
+		if (n == max)
+			break;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/* A lookup of @key must return exactly the objects it must have. */
+static void rhl_check_key(u32 key, const char *when)
+{
+	struct lobj *found[RHL_MAX_DUPS + 1];
+	u32 want = rhl_key_count(key), n, i, j;
+
+	n = rhl_collect(key, found, ARRAY_SIZE(found));
+	CHECK(n == want, "%s: key %#x: lookup finds %u objects, expected %u",
+	      when, key, n, want);
+	for (i = 0; i < n; i++) {
+		CHECK(found[i]->key == key && rhl_expected(found[i]),
+		      "%s: key %#x: lookup returns foreign object %p (key %#x magic %#x)",
+		      when, key, found[i], found[i]->key, found[i]->magic);
+		for (j = 0; j < i; j++)
+			CHECK(found[j] != found[i],
+			      "%s: key %#x: lookup returns %p twice", when,
+			      key, found[i]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* rhltable mode: readers                                               */
+/* ------------------------------------------------------------------ */
+
+static void rhl_report(struct stats *st, const char *what, u32 key,
+		       const struct lobj *obj)
+{
+	/* Count; the first few are printed, the totals fail the run. */
+	if (LOAD(st->false_miss) + LOAD(st->false_hit) + LOAD(st->bad_obj) < 5)
+		fprintf(stderr,
+			"stress: rhl: %s: key %#x obj %p (key %#x magic %#x)\n",
+			what, key, obj, obj ? obj->key : 0,
+			obj ? READ_ONCE(obj->magic) : 0);
+}
+
+/* Each of a stable key's objects, exactly once. */
+static void rhl_read_stable(struct reader *r)
+{
+	u32 idx = trng_below(&r->rng, opt.nstable);
+	const struct lobj *mine = &lstable[idx * RHL_DUPS];
+	u32 key = KEY(idx, KC_STABLE);
+	struct rhlist_head *head, *pos;
+	struct stats *st = &r->st;
+	unsigned long seen = 0;
+	struct lobj *obj;
+	bool bad = false;
+
+	rcu_read_lock();
+	head = rhltable_lookup(&hlt, &key, lparams);
+	rhl_for_each_entry_rcu(obj, pos, head, list) {
+		if (obj < mine || obj >= mine + RHL_DUPS ||
+		    READ_ONCE(obj->magic) != MAGIC_LIVE) {
+			rhl_report(st, "foreign object on a stable list", key,
+				   obj);
+			bad = true;
+			break;
+		}
+		if (seen & BIT(obj - mine)) {
+			rhl_report(st, "stable object returned twice", key,
+				   obj);
+			bad = true;
+			break;
+		}
+		seen |= BIT(obj - mine);
+	}
+	rcu_read_unlock();
+	BUMP(st->lookups, 1);
+	if (bad) {
+		BUMP(st->bad_obj, 1);
+	} else if (seen != BIT(RHL_DUPS) - 1) {
+		rhl_report(st, "stable object missed", key, NULL);
+		BUMP(st->false_miss, 1);
+	}
+}
+
+static void rhl_read_never(struct reader *r)
+{
+	u32 key = KEY(trng_below(&r->rng, 1u << 29), KC_NEVER);
+	struct rhlist_head *head;
+
+	rcu_read_lock();
+	head = rhltable_lookup(&hlt, &key, lparams);
+	if (head) {
+		rhl_report(&r->st, "false hit", key,
+			   container_of(head, struct lobj, list));
+		BUMP(r->st.false_hit, 1);
+	}
+	rcu_read_unlock();
+	BUMP(r->st.lookups, 1);
+}
+
+/*
+ * Whatever a churning key's list holds: that key, not freed, nothing met
+ * twice (objects keep their order on a list and are never inserted
+ * again, so not even a reader that stands on a removed one can come back
+ * to an object it has passed).
+ */
+static void rhl_read_churn(struct reader *r)
+{
+	u32 key = KEY(trng_below(&r->rng, opt.nchurn * opt.writers),
+		      KC_CHURN);
+	struct rhlist_head *head, *pos;
+	struct lobj *seen[RHL_SEEN];
+	struct stats *st = &r->st;
+	u32 n = 0, i, magic;
+
+	rcu_read_lock();
+	head = rhltable_lookup(&hlt, &key, lparams);
+	rhl_for_each_rcu(pos, head) {
+		struct lobj *obj = container_of(pos, struct lobj, list);
+
+		magic = READ_ONCE(obj->magic);
+		if (obj->key != key ||
+		    (magic != MAGIC_LIVE && magic != MAGIC_GONE)) {
+			rhl_report(st, "corrupt churn object", key, obj);
+			BUMP(st->bad_obj, 1);
+			break;
+		}
+		for (i = 0; i < min_t(u32, n, RHL_SEEN); i++)
+			if (seen[i] == obj)
+				break;
+		if (i < min_t(u32, n, RHL_SEEN)) {
+			rhl_report(st, "churn object returned twice", key, obj);
+			BUMP(st->bad_obj, 1);
+			break;
+		}
+		if (n < RHL_SEEN)
+			seen[n] = obj;
+		n++;
+	}
+	rcu_read_unlock();
+	BUMP(st->lookups, 1);
+}
+
+static void *rhl_reader_main(void *arg)
+{
+	struct reader *r = arg;
+
+	while (!stopping()) {
+		int i;
+
+		for (i = 0; i < 512; i++) {
+			rhl_read_stable(r);
+			rhl_read_never(r);
+			rhl_read_churn(r);
+		}
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* rhltable mode: writers                                               */
+/* ------------------------------------------------------------------ */
+
+/* Add one object to our key in @slot, by its own key or by @key. */
+static void rhl_add(struct rhl_writer *w, u32 slot, bool by_key)
+{
+	struct rhl_key *k = &w->keys[slot];
+	u32 key = rhl_churn_key(w->id, slot);
+	struct lobj *obj = lobj_new(key, slot);
+	int err;
+
+	if (by_key)
+		err = rhltable_insert_key(&hlt, &key, &obj->list, lparams);
+	else
+		err = rhltable_insert(&hlt, &obj->list, lparams);
+	if (err) {
+		/* Tolerated as in the plain mode; the check that follows
+		 * makes sure that the object did not get in.
+		 */
+		CHECK(err == -ENOMEM || err == -EBUSY,
+		      "rhltable_insert%s of key %#x returned %d",
+		      by_key ? "_key" : "", key, err);
+		if (err == -ENOMEM)
+			BUMP(w->st.nomem, 1);
+		else
+			BUMP(w->st.busy, 1);
+		lobj_retire(obj);
+		return;
+	}
+	k->obj[k->n++] = obj;
+	BUMP(w->st.inserts, 1);
+}
+
+enum { RHL_RM_HEAD, RHL_RM_MID, RHL_RM_TAIL, RHL_RM_ANY };
+
+/*
+ * Remove one object of our key in @slot, chosen by its place on the list
+ * the table holds: the first (the one in the hash chain), one in the
+ * middle, the last or any.
+ */
+static void rhl_remove(struct rhl_writer *w, u32 slot, int where)
+{
+	struct rhl_key *k = &w->keys[slot];
+	u32 key = rhl_churn_key(w->id, slot);
+	struct lobj *found[RHL_MAX_DUPS + 1], *victim;
+	u32 n, pos, i;
+	int err;
+
+	n = rhl_collect(key, found, ARRAY_SIZE(found));
+	CHECK(n == k->n, "writer %d: key %#x has %u objects, expected %u",
+	      w->id, key, n, k->n);
+	if (!n)
+		return;
+	switch (where) {
+	case RHL_RM_HEAD:
+		pos = 0;
+		break;
+	case RHL_RM_MID:
+		pos = n >= 3 ? 1 + trng_below(&w->rng, n - 2) :
+			       trng_below(&w->rng, n);
+		break;
+	case RHL_RM_TAIL:
+		pos = n - 1;
+		break;
+	default:
+		pos = trng_below(&w->rng, n);
+		break;
+	}
+	victim = found[pos];
+	err = rhltable_remove(&hlt, &victim->list, lparams);
+	CHECK(!err, "rhltable_remove of object %u of %u of key %#x returned %d",
+	      pos, n, key, err);
+	if (opt.sabotage == 5 && !trng_below(&w->rng, 1000))
+		return;			/* selftest: forget a removal */
+	for (i = 0; i < k->n && k->obj[i] != victim; i++)
+		;
+	CHECK(i < k->n,
+	      "writer %d: removed an object of key %#x it did not insert",
+	      w->id, key);
+	k->obj[i] = k->obj[--k->n];
+	BUMP(w->st.removes, 1);
+	if (pos == 0)
+		BUMP(w->st.rm_head, 1);
+	else if (pos == n - 1)
+		BUMP(w->st.rm_tail, 1);
+	else
+		BUMP(w->st.rm_mid, 1);
+	lobj_retire(victim);
+}
+
+/* Removing an object that is not in the table, next to ours. */
+static void rhl_remove_stray(struct rhl_writer *w, u32 slot)
+{
+	struct lobj stray = {
+		.key = rhl_churn_key(w->id, slot),
+		.slot = slot,
+		.magic = MAGIC_LIVE,
+	};
+	int err;
+
+	err = rhltable_remove(&hlt, &stray.list, lparams);
+	CHECK(err == -ENOENT,
+	      "rhltable_remove of a stray object of key %#x returned %d",
+	      stray.key, err);
+}
+
+static void rhl_writer_op(struct rhl_writer *w, u32 slot)
+{
+	struct rhl_key *k = &w->keys[slot];
+	u32 op = trng_below(&w->rng, 10);
+
+	switch (op) {
+	case 0 ... 3:
+		if (k->n < RHL_MAX_DUPS) {
+			rhl_add(w, slot, op & 1);
+			break;
+		}
+		rhl_remove(w, slot, RHL_RM_ANY);
+		break;
+	case 4 ... 7:
+		rhl_remove(w, slot, op - 4);	/* RHL_RM_HEAD ... ANY */
+		break;
+	case 8:
+		rhl_remove_stray(w, slot);
+		break;
+	default:
+		BUMP(w->st.lookups, 1);
+		break;
+	}
+	/* Only we change this key: the table must agree with us exactly. */
+	rhl_check_key(rhl_churn_key(w->id, slot), "writer");
+	BUMP(w->st.ops, 1);
+}
+
+static void *rhl_writer_main(void *arg)
+{
+	struct rhl_writer *w = arg;
+
+	while (!stopping()) {
+		int i;
+
+		pause_point();
+		for (i = 0; i < 64; i++)
+			rhl_writer_op(w, trng_below(&w->rng, opt.nchurn));
+		/* Now and then give every key of ours an object, or take
+		 * all of them away, so that the number of keys swings.
+		 */
+		if (!trng_below(&w->rng, 64)) {
+			bool fill = trng_below(&w->rng, 2);
+			u32 slot;
+
+			for (slot = 0; slot < opt.nchurn && !stopping();
+			     slot++) {
+				struct rhl_key *k = &w->keys[slot];
+				u32 key = rhl_churn_key(w->id, slot);
+
+				if (fill && !k->n) {
+					rhl_add(w, slot, slot & 1);
+					rhl_check_key(key, "writer sweep");
+				}
+				while (!fill && k->n) {
+					rhl_remove(w, slot, RHL_RM_ANY);
+					rhl_check_key(key, "writer sweep");
+				}
+			}
+		}
+	}
+	pause_point();
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* rhltable mode: walker                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * An rhltable walk returns every object, duplicates included.  As in the
+ * plain mode every walk must return every stable object, and none twice
+ * without an -EAGAIN in between (@epoch, @seen_in: see walker_main()).
+ */
+static void *rhl_walker_main(void *arg)
+{
+	u32 nobj = opt.nstable * RHL_DUPS;
+	u32 *seen_in = calloc(nobj, sizeof(*seen_in));
+	u32 total_churn = opt.nchurn * opt.writers;
+	struct stats *st = &walker_st;
+
+	CHECK(seen_in, "out of memory");
+	while (!stopping()) {
+		bool stopstart = st->walks & 1;
+		struct rhashtable_iter iter;
+		u32 nseen = 0, n = 0, epoch = 1, magic, key, i;
+		bool abandoned = false;
+		struct lobj *obj;
+
+		memset(seen_in, 0, nobj * sizeof(*seen_in));
+		rhashtable_walk_enter(&hlt.ht, &iter);
+		rhashtable_walk_start(&iter);
+		while ((obj = rhashtable_walk_next(&iter)) != NULL) {
+			if (IS_ERR(obj)) {
+				CHECK(PTR_ERR(obj) == -EAGAIN,
+				      "rhl: rhashtable_walk_next() returned %ld",
+				      PTR_ERR(obj));
+				BUMP(st->walk_eagain, 1);
+				epoch++;
+				continue;
+			}
+			BUMP(st->walk_objs, 1);
+			magic = READ_ONCE(obj->magic);
+			key = obj->key;
+			CHECK(magic == MAGIC_LIVE || magic == MAGIC_GONE,
+			      "rhl walker met key %#x with magic %#x", key,
+			      magic);
+			switch (KEY_CLS(key)) {
+			case KC_STABLE:
+				CHECK(obj >= lstable && obj < lstable + nobj,
+				      "rhl walker met a foreign object of stable key %#x",
+				      key);
+				i = obj - lstable;
+				CHECK(KEY_IDX(key) == i / RHL_DUPS,
+				      "rhl walker met stable object %u with key %#x",
+				      i, key);
+				CHECK(seen_in[i] != epoch,
+				      "rhl walk returned stable object %u of key %#x twice without -EAGAIN",
+				      i % RHL_DUPS, key);
+				nseen += !seen_in[i];
+				seen_in[i] = epoch;
+				break;
+			case KC_CHURN:
+				CHECK(KEY_IDX(key) < total_churn,
+				      "rhl walker met stray churn key %#x", key);
+				break;
+			default:
+				rht_fail("rhl walker met key %#x", key);
+			}
+			if (stopping()) {
+				abandoned = true;
+				break;
+			}
+			if (stopstart && !(++n & 63)) {
+				int err;
+
+				rhashtable_walk_stop(&iter);
+				sched_yield();
+				err = rhashtable_walk_start_check(&iter);
+				CHECK(!err || err == -EAGAIN,
+				      "rhl: rhashtable_walk_start_check() returned %d",
+				      err);
+				epoch += !!err;
+			}
+		}
+		rhashtable_walk_stop(&iter);
+		rhashtable_walk_exit(&iter);
+		if (abandoned)
+			break;
+		BUMP(st->walks, 1);
+		CHECK(nseen == nobj, "rhl: %s walk saw %u of %u stable objects",
+		      stopstart ? "stop/start" : "continuous", nseen, nobj);
+	}
+	free(seen_in);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* rhltable mode: audits and teardown                                   */
+/* ------------------------------------------------------------------ */
+
+/* Keys and objects the table must hold (writers paused or gone). */
+static void rhl_expected_counts(u64 *keys, u64 *objs)
+{
+	u32 slot;
+	int w;
+
+	*keys = opt.nstable;
+	*objs = (u64)opt.nstable * RHL_DUPS;
+	for (w = 0; w < opt.writers; w++) {
+		for (slot = 0; slot < opt.nchurn; slot++) {
+			u32 n = rwriters[w].keys[slot].n;
+
+			*keys += !!n;
+			*objs += n;
+		}
+	}
+}
+
+static void rhl_totals(struct stats *sum)
+{
+	int i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < opt.readers; i++)
+		stats_add(sum, &readers[i].st);
+	for (i = 0; i < opt.writers; i++)
+		stats_add(sum, &rwriters[i].st);
+	sum->walks = LOAD(walker_st.walks);
+	sum->walk_objs = LOAD(walker_st.walk_objs);
+	sum->walk_eagain = LOAD(walker_st.walk_eagain);
+	sum->resizes = LOAD(resizer_st.resizes);
+	sum->resize_err = LOAD(resizer_st.resize_err);
+}
+
+struct rhl_audit {
+	const char *when;
+	unsigned long *seen_stable, *seen_churn;	/* keys */
+	u64 keys, objs;
+};
+
+/* One hash chain entry: a key's first object, and its list behind it. */
+static int rhl_audit_chain(void *arg, struct rhash_head *he,
+			   unsigned int table, unsigned int bucket)
+{
+	struct lobj *first = container_of(he, struct lobj, list.rhead);
+	struct rhl_audit *a = arg;
+	u32 key = first->key, n = 0;
+	struct rhlist_head *pos;
+	unsigned long *seen;
+
+	switch (KEY_CLS(key)) {
+	case KC_STABLE:
+		CHECK(KEY_IDX(key) < opt.nstable,
+		      "%s: chain walk: stray stable key %#x (table %u bucket %u)",
+		      a->when, key, table, bucket);
+		seen = a->seen_stable;
+		break;
+	case KC_CHURN:
+		CHECK(rhl_churn_rec(key),
+		      "%s: chain walk: stray churn key %#x (table %u bucket %u)",
+		      a->when, key, table, bucket);
+		seen = a->seen_churn;
+		break;
+	default:
+		rht_fail("%s: chain walk: key %#x (table %u bucket %u)",
+			 a->when, key, table, bucket);
+	}
+	CHECK(!test_and_set_bit(KEY_IDX(key), seen),
+	      "%s: chain walk: key %#x heads two lists (table %u bucket %u)",
+	      a->when, key, table, bucket);
+	rhl_for_each_rcu(pos, &first->list) {
+		struct lobj *obj = container_of(pos, struct lobj, list);
+
+		CHECK(obj->key == key && obj->magic == MAGIC_LIVE &&
+		      rhl_expected(obj),
+		      "%s: chain walk: list of key %#x holds %p (key %#x magic %#x)",
+		      a->when, key, obj, obj->key, obj->magic);
+		CHECK(obj->mark != rhl_pass,
+		      "%s: chain walk: object %p of key %#x met twice",
+		      a->when, obj, key);
+		obj->mark = rhl_pass;
+		n++;
+	}
+	CHECK(n == rhl_key_count(key),
+	      "%s: chain walk: key %#x has %u objects, expected %u", a->when,
+	      key, n, rhl_key_count(key));
+	a->keys++;
+	a->objs += n;
+	return 0;
+}
+
+/* Runs with every writer (and the resizer) paused. */
+static void rhl_audit(const char *when)
+{
+	u32 total_churn = opt.nchurn * opt.writers;
+	u64 keys, objs, walked, stable_walked;
+	struct rhl_audit a = { .when = when };
+	struct rhashtable_iter iter;
+	struct stats sum;
+	struct lobj *obj;
+	u32 i;
+
+	rht_test_quiesce_lock(&hlt.ht);
+	rhl_expected_counts(&keys, &objs);
+	rhl_totals(&sum);
+
+	/* 1. Counters; the table's own counts keys. */
+	CHECK(rhl_stable_inserted + sum.inserts - sum.removes == objs,
+	      "%s: rhl: inserts %llu - removes %llu != expected %llu", when,
+	      (unsigned long long)(rhl_stable_inserted + sum.inserts),
+	      (unsigned long long)sum.removes, (unsigned long long)objs);
+	CHECK(rht_test_nelems(&hlt.ht) ==
+	      (RHT_TEST_RHL_COUNTS_OBJECTS ? objs : keys),
+	      "%s: rhl: nelems %u, expected %llu keys, %llu objects", when,
+	      rht_test_nelems(&hlt.ht), (unsigned long long)keys,
+	      (unsigned long long)objs);
+
+	/* 2. Every chain: each key once, its list exactly as expected. */
+	a.seen_stable = rht_bitmap_alloc(opt.nstable);
+	a.seen_churn = rht_bitmap_alloc(total_churn);
+	rhl_pass++;
+	rht_test_chain_walk(&hlt.ht, rhl_audit_chain, &a);
+	CHECK(a.keys == keys && a.objs == objs,
+	      "%s: rhl: chains hold %llu keys, %llu objects, expected %llu, %llu",
+	      when, (unsigned long long)a.keys, (unsigned long long)a.objs,
+	      (unsigned long long)keys, (unsigned long long)objs);
+	free(a.seen_stable);
+	free(a.seen_churn);
+
+	/* 3. A walk returns every object exactly once (afresh on -EAGAIN). */
+	rhl_pass++;
+	walked = 0;
+	stable_walked = 0;
+	rhltable_walk_enter(&hlt, &iter);
+	rhashtable_walk_start(&iter);
+	while ((obj = rhashtable_walk_next(&iter)) != NULL) {
+		if (IS_ERR(obj)) {
+			CHECK(PTR_ERR(obj) == -EAGAIN,
+			      "%s: rhl: walk error %ld", when, PTR_ERR(obj));
+			rhl_pass++;
+			walked = 0;
+			stable_walked = 0;
+			continue;
+		}
+		CHECK(rhl_expected(obj),
+		      "%s: rhl: walk returned unexpected object %p key %#x",
+		      when, obj, obj->key);
+		CHECK(obj->mark != rhl_pass,
+		      "%s: rhl: walk returned object %p of key %#x twice",
+		      when, obj, obj->key);
+		obj->mark = rhl_pass;
+		walked++;
+		stable_walked += KEY_CLS(obj->key) == KC_STABLE;
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	CHECK(stable_walked == (u64)opt.nstable * RHL_DUPS,
+	      "%s: rhl: walk returned %llu of %u stable objects", when,
+	      (unsigned long long)stable_walked, opt.nstable * RHL_DUPS);
+	CHECK(walked == objs,
+	      "%s: rhl: walk returned %llu objects, expected %llu", when,
+	      (unsigned long long)walked, (unsigned long long)objs);
+
+	/* 4. Every key looks up to exactly its objects; never keys to none. */
+	for (i = 0; i < opt.nstable; i++)
+		rhl_check_key(KEY(i, KC_STABLE), when);
+	for (i = 0; i < total_churn; i++)
+		rhl_check_key(KEY(i, KC_CHURN), when);
+	for (i = 0; i < 1024; i++)
+		rhl_check_key(KEY(i * 524287u, KC_NEVER), when);
+
+	/* 5. Readers' verdicts so far, and the shims' own complaints. */
+	CHECK(!sum.false_miss && !sum.false_hit && !sum.bad_obj,
+	      "%s: rhl: %llu false misses, %llu false hits, %llu bad objects",
+	      when, (unsigned long long)sum.false_miss,
+	      (unsigned long long)sum.false_hit,
+	      (unsigned long long)sum.bad_obj);
+	CHECK(!rht_shim_warn_count(), "%s: %lu kernel warnings", when,
+	      rht_shim_warn_count());
+
+	rht_test_unlock(&hlt.ht);
+	audits++;
+	if (opt.verbose)
+		fprintf(stderr,
+			"stress: rhl audit %s ok: %llu keys, %llu objects, %u buckets\n",
+			when, (unsigned long long)keys,
+			(unsigned long long)objs,
+			(unsigned int)rht_test_table_size(&hlt.ht));
+}
+
+static void rhl_destroy_one(void *ptr, void *arg)
+{
+	struct lobj *obj = ptr;
+
+	CHECK(arg == &destroyed, "rhl: free_fn got arg %p", arg);
+	CHECK(obj->magic == MAGIC_LIVE,
+	      "rhl: free_and_destroy handed back key %#x with magic %#x",
+	      obj->key, obj->magic);
+	CHECK(rhl_expected(obj),
+	      "rhl: free_and_destroy handed back a foreign object (key %#x)",
+	      obj->key);
+	CHECK(++obj->destroyed == 1,
+	      "rhl: free_and_destroy handed back object %p of key %#x twice",
+	      obj, obj->key);
+	destroyed++;
+}
+
+static void rhl_teardown(void)
+{
+	u64 keys, objs;
+	u32 i, slot;
+	int w;
+
+	rhl_expected_counts(&keys, &objs);
+	rhltable_free_and_destroy(&hlt, rhl_destroy_one, &destroyed);
+	CHECK(destroyed == objs,
+	      "rhl: free_and_destroy freed %llu objects, expected %llu",
+	      (unsigned long long)destroyed, (unsigned long long)objs);
+	for (i = 0; i < opt.nstable * RHL_DUPS; i++)
+		CHECK(lstable[i].destroyed == 1,
+		      "rhl: stable object %u of key %#x freed %u times",
+		      lstable[i].slot, lstable[i].key, lstable[i].destroyed);
+	for (w = 0; w < opt.writers; w++) {
+		for (slot = 0; slot < opt.nchurn; slot++) {
+			struct rhl_key *k = &rwriters[w].keys[slot];
+
+			for (i = 0; i < k->n; i++) {
+				struct lobj *obj = k->obj[i];
+
+				CHECK(obj->destroyed == 1,
+				      "rhl: object of churn key %#x freed %u times",
+				      obj->key, obj->destroyed);
+				obj->magic = MAGIC_DEAD;
+				free(obj);
+			}
+		}
+		free(rwriters[w].keys);
+	}
+	free(rwriters);
+	free(lstable);
+
+	/* Every deferred free (tables, objects) must have run. */
+	rcu_barrier();
+	CHECK(rht_rcu_pending_callbacks() == 0, "%ld RCU callbacks pending",
+	      rht_rcu_pending_callbacks());
+	CHECK(rht_alloc_live_objects() == 0,
+	      "%ld shim allocations (%ld bytes) leaked after destroy",
+	      rht_alloc_live_objects(), rht_alloc_live_bytes());
+	CHECK(!rht_shim_warn_count(), "%lu kernel warnings",
+	      rht_shim_warn_count());
+}
+
+/* The run of -L; main() has parsed the options. */
+static int rhl_run(void)
+{
+	unsigned long last_size, peak_size, size_changes = 0;
+	pthread_t walker_tid, resizer_tid;
+	double start, next_audit;
+	struct stats sum;
+	int i, err;
+	u32 j;
+
+	fprintf(stdout,
+		"stress: impl %s, rhltable, %d readers, %d writers%s%s, %u stable keys x %d + %u churn keys (up to %d each), %.1fs, seed %llu, fail %u ppm\n",
+		RHT_IMPL_NAME, opt.readers, opt.writers,
+		opt.walker ? ", walker" : "",
+#ifdef RHT_TEST_HAVE_RESIZE
+		", resizer",
+#else
+		"",
+#endif
+		opt.nstable, RHL_DUPS, opt.nchurn * opt.writers, RHL_MAX_DUPS,
+		opt.secs, (unsigned long long)opt.seed, opt.fail_ppm);
+
+	err = rhltable_init(&hlt, &lparams);
+	CHECK(!err, "rhltable_init: %d", err);
+
+	lstable = calloc((size_t)opt.nstable * RHL_DUPS, sizeof(*lstable));
+	CHECK(lstable, "out of memory");
+	for (j = 0; j < opt.nstable * RHL_DUPS; j++) {
+		struct lobj *obj = &lstable[j];
+
+		obj->key = KEY(j / RHL_DUPS, KC_STABLE);
+		obj->slot = j % RHL_DUPS;
+		obj->magic = MAGIC_LIVE;
+		if (j & 1)
+			err = rhltable_insert_key(&hlt, &obj->key, &obj->list,
+						  lparams);
+		else
+			err = rhltable_insert(&hlt, &obj->list, lparams);
+		CHECK(!err, "inserting stable object %u: %d", j, err);
+		rhl_stable_inserted++;
+	}
+
+	rwriters = calloc(opt.writers, sizeof(*rwriters));
+	readers = calloc(opt.readers, sizeof(*readers));
+	CHECK(rwriters && readers, "out of memory");
+	for (i = 0; i < opt.writers; i++) {
+		struct rhl_writer *w = &rwriters[i];
+
+		w->id = i;
+		w->keys = calloc(opt.nchurn, sizeof(*w->keys));
+		CHECK(w->keys, "out of memory");
+		trng_seed(&w->rng, opt.seed * 1000 + i);
+	}
+	for (i = 0; i < opt.readers; i++) {
+		readers[i].id = i;
+		trng_seed(&readers[i].rng, opt.seed * 2000 + i);
+	}
+
+	rhl_audit("initial");
+	rht_set_fail_ppm(opt.fail_ppm);
+
+	pausers = opt.writers;
+	for (i = 0; i < opt.writers; i++)
+		CHECK(!pthread_create(&rwriters[i].tid, NULL, rhl_writer_main,
+				      &rwriters[i]), "pthread_create");
+	for (i = 0; i < opt.readers; i++)
+		CHECK(!pthread_create(&readers[i].tid, NULL, rhl_reader_main,
+				      &readers[i]), "pthread_create");
+	if (opt.walker)
+		CHECK(!pthread_create(&walker_tid, NULL, rhl_walker_main,
+				      NULL), "pthread_create");
+#ifdef RHT_TEST_HAVE_RESIZE
+	pausers++;
+	CHECK(!pthread_create(&resizer_tid, NULL, resizer_main, &hlt.ht),
+	      "pthread_create");
+#else
+	(void)resizer_tid;
+#endif
+
+	start = rht_now();
+	next_audit = start + opt.checkpoint_ms / 1000.0;
+	last_size = rht_test_table_size(&hlt.ht);
+	peak_size = last_size;
+	while (rht_now() - start < opt.secs) {
+		unsigned long size;
+
+		usleep(1000);
+		size = rht_test_table_size(&hlt.ht);
+		size_changes += size != last_size;
+		last_size = size;
+		peak_size = max(peak_size, size);
+		if (opt.checkpoint_ms > 0 && rht_now() >= next_audit) {
+			pause_all();
+			rht_set_fail_ppm(0);
+			rhl_audit("checkpoint");
+			rht_set_fail_ppm(opt.fail_ppm);
+			resume_all();
+			next_audit = rht_now() + opt.checkpoint_ms / 1000.0;
+		}
+	}
+
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	resume_all();
+	for (i = 0; i < opt.writers; i++)
+		pthread_join(rwriters[i].tid, NULL);
+	for (i = 0; i < opt.readers; i++)
+		pthread_join(readers[i].tid, NULL);
+	if (opt.walker)
+		pthread_join(walker_tid, NULL);
+#ifdef RHT_TEST_HAVE_RESIZE
+	pthread_join(resizer_tid, NULL);
+#endif
+	rht_set_fail_ppm(0);
+	rhl_audit("final");
+
+	rhl_totals(&sum);
+	printf("stress: rhl: %llu lookups (%llu false misses, %llu false hits, %llu bad objects)\n",
+	       (unsigned long long)sum.lookups,
+	       (unsigned long long)sum.false_miss,
+	       (unsigned long long)sum.false_hit,
+	       (unsigned long long)sum.bad_obj);
+	fprintf(stdout,
+		"stress: rhl: %llu writer ops: %llu inserts, %llu removes (%llu first, %llu middle, %llu last), %llu -ENOMEM, %llu -EBUSY (%lu injected alloc failures)\n",
+		(unsigned long long)sum.ops, (unsigned long long)sum.inserts,
+		(unsigned long long)sum.removes,
+		(unsigned long long)sum.rm_head,
+		(unsigned long long)sum.rm_mid,
+		(unsigned long long)sum.rm_tail,
+		(unsigned long long)sum.nomem, (unsigned long long)sum.busy,
+		rht_alloc_failed_count());
+	fprintf(stdout,
+		"stress: rhl: %lu table-size changes seen, largest %lu buckets, %lu shim allocations\n",
+		size_changes, peak_size, rht_alloc_total_count());
+	CHECK(peak_size >= opt.min_peak,
+	      "the table never reached %lu buckets (largest seen %lu)",
+	      opt.min_peak, peak_size);
+	CHECK(!opt.fail_ppm || rht_alloc_failed_count(),
+	      "-F %u injected no allocation failure", opt.fail_ppm);
+	CHECK(sum.rm_head && sum.rm_mid && sum.rm_tail,
+	      "rhl: not every kind of removal happened (%llu first, %llu middle, %llu last)",
+	      (unsigned long long)sum.rm_head,
+	      (unsigned long long)sum.rm_mid,
+	      (unsigned long long)sum.rm_tail);
+	fprintf(stdout,
+		"stress: rhl: %llu walks, %llu objects walked, %llu -EAGAIN, every stable object every walk\n",
+		(unsigned long long)sum.walks,
+		(unsigned long long)sum.walk_objs,
+		(unsigned long long)sum.walk_eagain);
+#ifdef RHT_TEST_HAVE_RESIZE
+	printf("stress: rhl: %llu explicit resizes (%llu refused)\n",
+	       (unsigned long long)sum.resizes,
+	       (unsigned long long)sum.resize_err);
+#endif
+	rhl_teardown();
+	printf("stress: rhl: %u audits, destroy returned %llu objects, no leaks\n",
+	       audits, (unsigned long long)destroyed);
+	/*
+	 * lookups, misses/hits, writers' own checks, audits, walker,
+	 * destroy, leaks, warnings, size reached, failures injected, every
+	 * kind of removal
+	 */
+	printf("stress: rhl: 11 passed, 0 failed\n");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 
 /* A run that hangs (a livelock, a stuck resize) fails instead. */
 static void stress_timeout(int sig)
@@ -1084,7 +2112,9 @@ static void print_usage(const char *prog)
 		"          [-c churn_keys_per_writer] [-s seed] [-F fail_ppm]\n"
 		"          [-p checkpoint_ms] [-m movers] [-W(no walker)] [-v]\n"
 		"          [-B buckets: fail unless the table grows this big]\n"
-		"          [-X 1-4: sabotage the test, it must then fail]\n", prog);
+		"          [-L: an rhltable with duplicate keys instead]\n"
+		"          [-X 1-5: sabotage the test, it must then fail (-L: 2, 5)]\n",
+		prog);
 	exit(2);
 }
 
@@ -1099,7 +2129,7 @@ int main(int argc, char **argv)
 
 	opt.readers = ncpu > 0 ? ncpu : 2;
 	opt.writers = max(2, opt.readers / 2);
-	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:m:B:X:Wvh")) != -1) {
+	while ((c = getopt(argc, argv, "d:r:w:k:c:s:F:p:m:B:X:LWvh")) != -1) {
 		switch (c) {
 		case 'd':
 			opt.secs = atof(optarg);
@@ -1140,6 +2170,9 @@ int main(int argc, char **argv)
 		case 'X':
 			opt.sabotage = atoi(optarg);
 			break;
+		case 'L':
+			opt.rhl = 1;
+			break;
 		default:
 			print_usage(argv[0]);
 		}
@@ -1151,6 +2184,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGALRM, stress_timeout);
 	alarm((unsigned int)opt.secs + 120);
+	if (opt.rhl)
+		return rhl_run();
 
 	fprintf(stdout,
 		"stress: impl %s, %d readers, %d writers, %d movers%s%s, %u stable + %u churn keys, %.1fs, seed %llu, fail %u ppm\n",
@@ -1221,7 +2256,7 @@ int main(int argc, char **argv)
 		      "pthread_create");
 #ifdef RHT_TEST_HAVE_RESIZE
 	pausers++;
-	CHECK(!pthread_create(&resizer_tid, NULL, resizer_main, NULL),
+	CHECK(!pthread_create(&resizer_tid, NULL, resizer_main, &ht),
 	      "pthread_create");
 #else
 	(void)resizer_tid;
