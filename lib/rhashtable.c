@@ -125,12 +125,10 @@
 #define RHT_RESEED_MIN		(HZ / 8)
 #define RHT_RESEED_MAX		(32 * HZ)
 
-/* ht->flags */
+/* bucket_table->flags */
 enum {
-	RHT_F_LONG_CHAIN,	/* an insert saw a chain over RHT_ELASTICITY */
-	RHT_F_GP_ARMED,		/* rht_gp_cb() is queued and will requeue */
-	RHT_F_GP_USED,		/* rht_gp_cb() was ever queued */
-	RHT_F_DYING,		/* destruction started: no more requeueing */
+	RHT_TBL_LONG_CHAIN,	/* an insert saw a chain over RHT_ELASTICITY */
+	RHT_TBL_DYING,		/* destruction has begun: the worker stays idle */
 };
 
 /* bucket_table->phase, on the newer array of a resize */
@@ -142,7 +140,7 @@ enum rht_phase {
 	RHT_PH_REHASH,
 };
 
-/* ht->rs.step: what the worker does once the awaited grace period ended */
+/* rht_resizer->step: what the worker does once the awaited grace period ended */
 enum rht_step {
 	RHT_STEP_IDLE,
 	RHT_STEP_UNZIP,		/* T's readers gone or last pass seen: unzip */
@@ -154,6 +152,34 @@ enum rht_wait {
 	RHT_WAIT_ASYNC,		/* come back from an RCU callback */
 	RHT_WAIT_SYNC,		/* block in cond_synchronize_rcu() */
 	RHT_WAIT_NONE,		/* no readers can exist: do not wait */
+};
+
+/*
+ * What a table needs only once it resizes.  Tables are embedded by the
+ * thousand (several per network namespace) and most never resize, so this
+ * is not in struct rhashtable: the first resize allocates it, every array
+ * points to it (bucket_table->rs), and destruction frees it, unless a
+ * grace-period callback is still queued: then rht_gp_cb() frees it, and
+ * destruction need not wait for it.
+ *
+ * @lock covers @ht and @gp_armed, which rht_gp_cb() reads; the rest is
+ * under the table's mutex.
+ */
+struct rht_resizer {
+	struct rhashtable	*ht;		/* NULL once the table is gone */
+	spinlock_t		lock;
+	bool			gp_armed;	/* @rcu is queued */
+	unsigned int		step;		/* enum rht_step */
+	struct bucket_table	*old;		/* being replaced, or NULL */
+	struct bucket_table	*new;		/* its replacement */
+	unsigned long		*todo;		/* pairs left to unzip, or NULL */
+	unsigned long		gp;		/* the grace period awaited */
+	unsigned long		backoff;	/* before retrying an allocation */
+	unsigned long		reseed_at;	/* no new seed before this */
+	unsigned long		reseed_gap;	/* minimum time between seeds */
+	struct rcu_head		rcu;		/* wakes the worker after @gp */
+	struct timer_list	retry;		/* wakes it after @backoff */
+	struct rhashtable_stats	stats;
 };
 
 #if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
@@ -476,10 +502,7 @@ static struct bucket_table *rht_alloc_table(struct rhashtable *ht,
 	    min_t(unsigned int, shift, 2 * RHT_LEAF_SHIFT - 1) <
 	    ilog2(nested_min))
 		return tbl;
-	tbl = rht_alloc_nested(ht, shift, GFP_KERNEL | __GFP_NOWARN);
-	if (tbl)
-		ht->stats.nested++;
-	return tbl;
+	return rht_alloc_nested(ht, shift, GFP_KERNEL | __GFP_NOWARN);
 }
 
 /* ------------------------------------------------------------------ */
@@ -814,10 +837,16 @@ static int rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
  */
 void rhashtable_kick(struct rhashtable *ht, unsigned int chain)
 {
-	if (chain > RHT_ELASTICITY &&
-	    test_and_set_bit(RHT_F_LONG_CHAIN, &ht->flags))
-		return;
-	if (!test_bit(RHT_F_DYING, &ht->flags))
+	bool noted = false;
+
+	/* One request per array: the worker either reseeds or stops asking. */
+	if (chain > RHT_ELASTICITY) {
+		rcu_read_lock();
+		noted = test_and_set_bit(RHT_TBL_LONG_CHAIN,
+					 &rht_dereference_rcu(ht->tbl, ht)->flags);
+		rcu_read_unlock();
+	}
+	if (!noted)
 		schedule_work(&ht->run_work);
 }
 EXPORT_SYMBOL_GPL(rhashtable_kick);
@@ -1034,7 +1063,8 @@ static bool rht_unzip_one(struct rhashtable *ht, struct bucket_table *t,
 static bool rht_unzip_pass(struct rhashtable *ht, struct bucket_table *t,
 			   struct bucket_table *u)
 {
-	unsigned long *todo = ht->rs.todo;
+	struct rht_resizer *rs = t->rs;
+	unsigned long *todo = rs->todo;
 	bool more = false;
 	unsigned int x;
 
@@ -1049,7 +1079,7 @@ static bool rht_unzip_pass(struct rhashtable *ht, struct bucket_table *t,
 				__clear_bit(x, todo);
 		}
 	}
-	ht->stats.unzip_passes++;
+	rs->stats.unzip_passes++;
 	trace_rhashtable_unzip_pass(ht, u->size, more);
 	return more;
 }
@@ -1154,62 +1184,101 @@ static void rht_move_bucket(struct rhashtable *ht, struct bucket_table *t,
 /* The worker                                                          */
 /* ------------------------------------------------------------------ */
 
+/* The table's resize state; NULL until its first resize.  Under the mutex. */
+static struct rht_resizer *rht_rs(struct rhashtable *ht)
+{
+	return rht_dereference(ht->tbl, ht)->rs;
+}
+
+static void rht_retry_fn(struct timer_list *t);
+
 /*
- * The grace period a resize waits for is over: run the worker again.  The
- * bit is cleared first, so that a worker that starts now and needs another
- * grace period queues this callback again rather than count on this one.
- * Destruction waits for the callback with rcu_barrier().
+ * The resize state, allocated if this is the table's first resize.  On
+ * failure nothing retries by itself: the next update that finds the table
+ * too full or too empty queues the worker again.
+ */
+static struct rht_resizer *rht_get_rs(struct rhashtable *ht)
+{
+	struct bucket_table *tbl = rht_dereference(ht->tbl, ht);
+	struct rht_resizer *rs = tbl->rs;
+
+	if (rs)
+		return rs;
+	if (rht_fail_alloc(ht, RHT_ALLOC_RESIZER))
+		return NULL;
+	rs = rht_alloc_as(ht, kzalloc_noprof(sizeof(*rs), GFP_KERNEL));
+	if (!rs)
+		return NULL;
+	rs->ht = ht;
+	spin_lock_init(&rs->lock);
+	timer_setup(&rs->retry, rht_retry_fn, 0);
+	/* The first array, made by rhashtable_init(), counts too. */
+	rs->stats.nested = !!tbl->nest;
+	tbl->rs = rs;
+	return rs;
+}
+
+/*
+ * The grace period a resize waits for is over: run the worker again,
+ * unless the table was destroyed meanwhile, which left the state to us.
+ * @gp_armed is cleared first, so that a worker that starts now and needs
+ * another grace period queues this callback again rather than count on
+ * this one.
  */
 static void rht_gp_cb(struct rcu_head *head)
 {
-	struct rhashtable *ht = container_of(head, struct rhashtable, gp_rcu);
+	struct rht_resizer *rs = container_of(head, struct rht_resizer, rcu);
+	struct rhashtable *ht;
 
-	clear_bit(RHT_F_GP_ARMED, &ht->flags);
-	smp_mb__after_atomic();	/* the bit is clear before the work runs */
-	if (!test_bit(RHT_F_DYING, &ht->flags))
+	spin_lock_bh(&rs->lock);
+	rs->gp_armed = false;
+	ht = rs->ht;
+	if (ht)
 		schedule_work(&ht->run_work);
+	spin_unlock_bh(&rs->lock);
+	if (!ht)
+		kfree(rs);
 }
 
-static void rht_start_gp(struct rhashtable *ht)
+static void rht_start_gp(struct rht_resizer *rs)
 {
-	ht->rs.gp = start_poll_synchronize_rcu();
-	ht->stats.grace_periods++;
+	rs->gp = start_poll_synchronize_rcu();
+	rs->stats.grace_periods++;
 }
 
 /* Has the grace period the next step needs ended?  Arrange to return. */
-static bool rht_gp_done(struct rhashtable *ht, enum rht_wait how)
+static bool rht_gp_done(struct rht_resizer *rs, enum rht_wait how)
 {
-	if (how == RHT_WAIT_NONE || poll_state_synchronize_rcu(ht->rs.gp))
+	if (how == RHT_WAIT_NONE || poll_state_synchronize_rcu(rs->gp))
 		return true;
 	if (how == RHT_WAIT_SYNC) {
-		cond_synchronize_rcu(ht->rs.gp);
+		cond_synchronize_rcu(rs->gp);
 		return true;
 	}
-	if (test_bit(RHT_F_DYING, &ht->flags))
-		return false;	/* destruction finishes the resize */
-	if (!test_and_set_bit(RHT_F_GP_ARMED, &ht->flags)) {
-		set_bit(RHT_F_GP_USED, &ht->flags);
-		call_rcu(&ht->gp_rcu, rht_gp_cb);
+	spin_lock_bh(&rs->lock);
+	if (!rs->gp_armed) {
+		rs->gp_armed = true;
+		call_rcu(&rs->rcu, rht_gp_cb);
 	}
+	spin_unlock_bh(&rs->lock);
 	return false;
 }
 
+/* Destruction shuts the timer down before it lets go of @rs->ht. */
 static void rht_retry_fn(struct timer_list *t)
 {
-	struct rhashtable *ht = from_timer(ht, t, retry);
+	struct rht_resizer *rs = from_timer(rs, t, retry);
 
-	if (!test_bit(RHT_F_DYING, &ht->flags))
-		schedule_work(&ht->run_work);
+	schedule_work(&rs->ht->run_work);
 }
 
-static void rht_retry_later(struct rhashtable *ht)
+static void rht_retry_later(struct rht_resizer *rs)
 {
-	unsigned long delay = ht->rs.backoff * 2;
+	unsigned long delay = rs->backoff * 2;
 
 	delay = clamp_t(unsigned long, delay, HZ / 50 + 1, 8 * HZ);
-	ht->rs.backoff = delay;
-	if (!test_bit(RHT_F_DYING, &ht->flags))
-		mod_timer(&ht->retry, jiffies + delay);
+	rs->backoff = delay;
+	mod_timer(&rs->retry, jiffies + delay);
 }
 
 /* Make @u the array readers start from; walkers of @t must restart. */
@@ -1227,27 +1296,27 @@ static void rht_publish(struct rhashtable *ht, struct bucket_table *t,
 	spin_unlock(&ht->lock);
 }
 
-static void rht_finish(struct rhashtable *ht)
+static void rht_finish(struct rhashtable *ht, struct rht_resizer *rs)
 {
-	struct bucket_table *u = ht->rs.new;
+	struct bucket_table *u = rs->new;
 
-	trace_rhashtable_resize_done(ht, ht->rs.old->size, u->size);
+	trace_rhashtable_resize_done(ht, rs->old->size, u->size);
 	rht_test_point(ht, RHT_TP_RETIRE, u->size);
-	call_rcu(&ht->rs.old->rcu, rht_free_table_rcu);
-	ht->rs.old = NULL;
-	ht->rs.new = NULL;
-	bitmap_free(ht->rs.todo);
-	ht->rs.todo = NULL;
-	ht->rs.step = RHT_STEP_IDLE;
+	call_rcu(&rs->old->rcu, rht_free_table_rcu);
+	rs->old = NULL;
+	rs->new = NULL;
+	bitmap_free(rs->todo);
+	rs->todo = NULL;
+	rs->step = RHT_STEP_IDLE;
 }
 
 /* The next step of the running resize, once its grace period ended. */
-static void rht_advance(struct rhashtable *ht)
+static void rht_advance(struct rhashtable *ht, struct rht_resizer *rs)
 {
-	struct bucket_table *t = ht->rs.old, *u = ht->rs.new;
+	struct bucket_table *t = rs->old, *u = rs->new;
 	bool more;
 
-	switch (ht->rs.step) {
+	switch (rs->step) {
 	case RHT_STEP_UNZIP:
 		/*
 		 * T's readers are gone.  Updaters see the new phase under T's
@@ -1257,14 +1326,14 @@ static void rht_advance(struct rhashtable *ht)
 		more = rht_unzip_pass(ht, t, u);
 		rht_test_point(ht, RHT_TP_UNZIP_PASS, more);
 		if (more) {
-			rht_start_gp(ht);
+			rht_start_gp(rs);
 			return;
 		}
 		/* The pairs are apart: U's own locks suffice from now on. */
 		WRITE_ONCE(u->phase, RHT_PH_NONE);
 		RCU_INIT_POINTER(u->past_tbl, NULL);
-		ht->stats.grows++;
-		rht_finish(ht);
+		rs->stats.grows++;
+		rht_finish(ht, rs);
 		return;
 	case RHT_STEP_SETTLE:
 		/*
@@ -1273,13 +1342,14 @@ static void rht_advance(struct rhashtable *ht)
 		 * opened, or a re-zip could drop an object inserted there.
 		 */
 		WRITE_ONCE(u->phase, RHT_PH_NONE);
-		ht->rs.step = RHT_STEP_RELEASE;
-		rht_start_gp(ht);
+		rs->step = RHT_STEP_RELEASE;
+		rht_start_gp(rs);
+		rht_test_point(ht, RHT_TP_SETTLED, u->size);
 		return;
 	case RHT_STEP_RELEASE:
 		RCU_INIT_POINTER(u->past_tbl, NULL);
-		ht->stats.shrinks++;
-		rht_finish(ht);
+		rs->stats.shrinks++;
+		rht_finish(ht, rs);
 		return;
 	}
 }
@@ -1287,10 +1357,12 @@ static void rht_advance(struct rhashtable *ht)
 /* Carry the running resize as far as it goes; true once none runs. */
 static bool rht_drive(struct rhashtable *ht, enum rht_wait how)
 {
-	while (ht->rs.step != RHT_STEP_IDLE) {
-		if (!rht_gp_done(ht, how))
+	struct rht_resizer *rs = rht_rs(ht);
+
+	while (rs && rs->step != RHT_STEP_IDLE) {
+		if (!rht_gp_done(rs, how))
 			return false;
-		rht_advance(ht);
+		rht_advance(ht, rs);
 	}
 	return true;
 }
@@ -1304,8 +1376,12 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 		     bool flat_only)
 {
 	struct bucket_table *t = rht_dereference(ht->tbl, ht), *u;
+	struct rht_resizer *rs = rht_get_rs(ht);
 	unsigned int x;
 	u8 phase;
+
+	if (!rs)
+		return -ENOMEM;
 
 	/*
 	 * A nested array smaller than both what was asked for and the current
@@ -1314,11 +1390,14 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 	 */
 	u = rht_alloc_table(ht, size, flat_only ? 0 : min(size, 2 * t->size));
 	if (!u) {
-		ht->stats.alloc_failures++;
-		rht_retry_later(ht);
+		rs->stats.alloc_failures++;
+		rht_retry_later(rs);
 		return -ENOMEM;
 	}
-	ht->rs.backoff = 0;
+	rs->backoff = 0;
+	u->rs = rs;
+	if (u->nest)
+		rs->stats.nested++;
 	u->hash_rnd = reseed ? get_random_u32() : t->hash_rnd;
 	phase = RHT_PH_REHASH;
 	if (!reseed && !t->nest && !u->nest) {
@@ -1332,8 +1411,8 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 	u->phase = phase;
 	if (phase != RHT_PH_REHASH)
 		RCU_INIT_POINTER(u->past_tbl, t);
-	ht->rs.old = t;
-	ht->rs.new = u;
+	rs->old = t;
+	rs->new = u;
 	trace_rhashtable_resize_start(ht, t->size, u->size, phase);
 	rcu_assign_pointer(t->future_tbl, u);
 
@@ -1349,19 +1428,19 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 		}
 		rht_publish(ht, t, u);
 		if (!rht_fail_alloc(ht, RHT_ALLOC_BITMAP))
-			ht->rs.todo = bitmap_alloc(t->size,
-						   GFP_KERNEL | __GFP_NOWARN);
-		if (ht->rs.todo)
-			bitmap_fill(ht->rs.todo, t->size);
-		ht->rs.step = RHT_STEP_UNZIP;
-		rht_start_gp(ht);
+			rs->todo = bitmap_alloc(t->size,
+						GFP_KERNEL | __GFP_NOWARN);
+		if (rs->todo)
+			bitmap_fill(rs->todo, t->size);
+		rs->step = RHT_STEP_UNZIP;
+		rht_start_gp(rs);
 		rht_test_point(ht, RHT_TP_PUBLISHED, u->size);
 		break;
 	case RHT_PH_SHRINK_PREP:
 		rht_zip_pass(ht, t, u);
 		rht_publish(ht, t, u);
-		ht->rs.step = RHT_STEP_SETTLE;
-		rht_start_gp(ht);
+		rs->step = RHT_STEP_SETTLE;
+		rht_start_gp(rs);
 		rht_test_point(ht, RHT_TP_PUBLISHED, u->size);
 		break;
 	default:
@@ -1373,10 +1452,10 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 		rht_publish(ht, t, u);
 		rht_test_point(ht, RHT_TP_PUBLISHED, u->size);
 		WRITE_ONCE(u->phase, RHT_PH_NONE);
-		ht->stats.rehashes++;
+		rs->stats.rehashes++;
 		if (reseed)
-			ht->stats.reseeds++;
-		rht_finish(ht);
+			rs->stats.reseeds++;
+		rht_finish(ht, rs);
 		break;
 	}
 	return 0;
@@ -1422,22 +1501,20 @@ static unsigned int rht_wanted_size(struct rhashtable *ht,
  * hash function that collides whatever the seed) can drive: the minimum
  * gap doubles while long chains keep coming back, up to RHT_RESEED_MAX.
  */
-static bool rht_may_reseed(struct rhashtable *ht)
+static bool rht_may_reseed(struct rht_resizer *rs)
 {
-	unsigned long now = jiffies, gap = ht->rs.reseed_gap;
+	unsigned long now = jiffies, gap = rs->reseed_gap;
 
-	if (ht->p.hash_rnd)
-		return false;
-	if (gap && time_before(now, ht->rs.reseed_at)) {
-		mod_timer(&ht->retry, ht->rs.reseed_at);
+	if (gap && time_before(now, rs->reseed_at)) {
+		mod_timer(&rs->retry, rs->reseed_at);
 		return false;
 	}
-	if (!gap || time_after(now, ht->rs.reseed_at + gap))
+	if (!gap || time_after(now, rs->reseed_at + gap))
 		gap = RHT_RESEED_MIN;
 	else
 		gap = min_t(unsigned long, gap * 2, RHT_RESEED_MAX);
-	ht->rs.reseed_gap = gap;
-	ht->rs.reseed_at = now + gap;
+	rs->reseed_gap = gap;
+	rs->reseed_at = now + gap;
 	return true;
 }
 
@@ -1446,15 +1523,19 @@ static bool rht_plan(struct rhashtable *ht)
 {
 	struct bucket_table *tbl = rht_dereference(ht->tbl, ht);
 	unsigned int size = rht_wanted_size(ht, tbl);
+	struct rht_resizer *rs;
 	bool reseed = false;
 
-	if (test_bit(RHT_F_LONG_CHAIN, &ht->flags)) {
+	if (test_bit(RHT_TBL_LONG_CHAIN, &tbl->flags)) {
+		rs = rht_get_rs(ht);
+		if (!rs)
+			return false;	/* the next long chain asks again */
 		if (!ht->p.hash_rnd)
-			reseed = rht_may_reseed(ht);
+			reseed = rht_may_reseed(rs);
 		/* A fixed seed cannot be changed; stop asking. */
 		if (reseed || ht->p.hash_rnd) {
-			clear_bit(RHT_F_LONG_CHAIN, &ht->flags);
-			ht->stats.long_chains++;
+			clear_bit(RHT_TBL_LONG_CHAIN, &tbl->flags);
+			rs->stats.long_chains++;
 		}
 	}
 	if (tbl->nest)
@@ -1479,8 +1560,9 @@ static void rht_worker(struct work_struct *work)
 					     run_work);
 
 	mutex_lock(&ht->mutex);
-	while (rht_drive(ht, RHT_WAIT_ASYNC) && rht_plan(ht))
-		;
+	if (!test_bit(RHT_TBL_DYING, &rht_dereference(ht->tbl, ht)->flags))
+		while (rht_drive(ht, RHT_WAIT_ASYNC) && rht_plan(ht))
+			;
 	mutex_unlock(&ht->mutex);
 }
 
@@ -1575,7 +1657,6 @@ int rhashtable_init_noprof(struct rhashtable *ht,
 	tbl->hash_rnd = ht->p.hash_rnd ? ht->p.hash_rnd : get_random_u32();
 	RCU_INIT_POINTER(ht->tbl, tbl);
 	INIT_WORK(&ht->run_work, rht_worker);
-	timer_setup(&ht->retry, rht_retry_fn, 0);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rhashtable_init_noprof);
@@ -1631,7 +1712,8 @@ static void rht_free_objects(struct rhashtable *ht, struct bucket_table *tbl,
  *
  * Stops the worker (finishing a resize in progress without waiting for
  * readers: there must be none) and frees the bucket arrays.  Walkers must
- * have exited.
+ * have exited.  Does not wait for a grace period: an RCU callback of the
+ * worker that is still queued owns what it needs and frees it.
  *
  * Context: process context, may sleep; no concurrent users of @ht.
  */
@@ -1640,28 +1722,36 @@ void rhashtable_free_and_destroy(struct rhashtable *ht,
 				 void *arg)
 {
 	struct bucket_table *tbl;
+	struct rht_resizer *rs;
+	bool handed_over = false;
 
 	/*
-	 * Stop everything that requeues the worker, then the worker: once
-	 * DYING is seen, neither the timer, nor rht_gp_cb(), nor the worker
-	 * requeues anything.  A queued rht_gp_cb() still uses @ht.
+	 * The worker may still be queued by its timer and its RCU callback,
+	 * and run, until both have let go of @ht (below).  Until then it finds
+	 * the array marked dying and does nothing.
 	 */
-	set_bit(RHT_F_DYING, &ht->flags);
-	smp_mb__after_atomic();	/* DYING before the tests below */
-	timer_shutdown_sync(&ht->retry);
 	cancel_work_sync(&ht->run_work);
-	if (test_bit(RHT_F_GP_USED, &ht->flags)) {
-		rcu_barrier();
-		cancel_work_sync(&ht->run_work);
-	}
-
 	mutex_lock(&ht->mutex);
 	rht_drive(ht, RHT_WAIT_NONE);
 	tbl = rht_dereference(ht->tbl, ht);
+	set_bit(RHT_TBL_DYING, &tbl->flags);
+	rs = tbl->rs;
 	if (free_fn)
 		rht_free_objects(ht, tbl, free_fn, arg);
-	rht_free_table(tbl);
 	mutex_unlock(&ht->mutex);
+
+	if (rs) {
+		/* After this neither of them queues the worker again. */
+		timer_shutdown_sync(&rs->retry);
+		spin_lock_bh(&rs->lock);
+		rs->ht = NULL;
+		handed_over = rs->gp_armed;
+		spin_unlock_bh(&rs->lock);
+		if (!handed_over)
+			kfree(rs);	/* else rht_gp_cb() frees it */
+	}
+	cancel_work_sync(&ht->run_work);
+	rht_free_table(tbl);
 	mutex_destroy(&ht->mutex);
 }
 EXPORT_SYMBOL_GPL(rhashtable_free_and_destroy);
@@ -1687,8 +1777,16 @@ EXPORT_SYMBOL_GPL(rhashtable_destroy);
  */
 void rhashtable_get_stats(struct rhashtable *ht, struct rhashtable_stats *st)
 {
+	struct bucket_table *tbl;
+
 	mutex_lock(&ht->mutex);
-	*st = ht->stats;
+	tbl = rht_dereference(ht->tbl, ht);
+	if (tbl->rs) {
+		*st = tbl->rs->stats;
+	} else {
+		memset(st, 0, sizeof(*st));
+		st->nested = !!tbl->nest;
+	}
 	mutex_unlock(&ht->mutex);
 }
 EXPORT_SYMBOL_GPL(rhashtable_get_stats);
@@ -2165,6 +2263,50 @@ int rht_test_resize(struct rhashtable *ht, unsigned int size, bool reseed)
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(rht_test_resize);
+
+/* The state of the worker's current step, without its mutex. */
+static struct rht_resizer *rht_test_rs(struct rhashtable *ht)
+{
+	struct rht_resizer *rs;
+
+	rcu_read_lock();
+	rs = READ_ONCE(rht_dereference_rcu(ht->tbl, ht)->rs);
+	rcu_read_unlock();
+	return rs;	/* freed only by destruction */
+}
+
+/**
+ * rht_test_resize_step - where the resize in progress stands
+ * @ht: the table
+ *
+ * Context: any context; exact under @ht->mutex.
+ * Return: 0 if no resize runs, else the worker's next step (enum
+ * rht_step above).
+ */
+unsigned int rht_test_resize_step(struct rhashtable *ht)
+{
+	struct rht_resizer *rs = rht_test_rs(ht);
+
+	return rs ? READ_ONCE(rs->step) : RHT_STEP_IDLE;
+}
+EXPORT_SYMBOL_IF_KUNIT(rht_test_resize_step);
+
+/**
+ * rht_test_retry_now - retry a failed allocation without its back-off
+ * @ht: the table
+ *
+ * For tests that stop failing allocations and then wait for the resize.
+ *
+ * Context: any context.
+ */
+void rht_test_retry_now(struct rhashtable *ht)
+{
+	struct rht_resizer *rs = rht_test_rs(ht);
+
+	if (rs && timer_pending(&rs->retry))
+		mod_timer(&rs->retry, jiffies);
+}
+EXPORT_SYMBOL_IF_KUNIT(rht_test_retry_now);
 
 /*
  * Check every chain the readers of @ht can reach.  The caller makes sure

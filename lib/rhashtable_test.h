@@ -17,6 +17,7 @@ enum rht_alloc_site {
 	RHT_ALLOC_NESTED_TOP,	/* the top level of a nested array */
 	RHT_ALLOC_NESTED_LEAF,	/* one page of a nested array */
 	RHT_ALLOC_BITMAP,	/* the doubling's map of pairs left to unzip */
+	RHT_ALLOC_RESIZER,	/* the resize state, at the first resize */
 	RHT_ALLOC_SITES
 };
 
@@ -28,6 +29,7 @@ enum rht_test_point {
 	RHT_TP_PUBLISHED,	/* the new array is ht->tbl; arg: its size */
 	RHT_TP_UNZIP_PASS,	/* one unzip pass done; arg: another follows */
 	RHT_TP_ZIPPED_PAIR,	/* halving, not published: arg: pair index */
+	RHT_TP_SETTLED,		/* halving: updaters left the zip rules */
 	RHT_TP_MOVED_BUCKET,	/* rehash, not published: arg: old bucket */
 	RHT_TP_RETIRE,		/* resize done, old array about to go */
 };
@@ -51,5 +53,7 @@ struct rht_test_hooks {
 void rht_test_set_hooks(const struct rht_test_hooks *hooks);
 int rht_test_resize(struct rhashtable *ht, unsigned int size, bool reseed);
 int rht_test_validate(struct rhashtable *ht);
+unsigned int rht_test_resize_step(struct rhashtable *ht);
+void rht_test_retry_now(struct rhashtable *ht);
 
 #endif /* _LIB_RHASHTABLE_TEST_H */

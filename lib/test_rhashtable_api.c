@@ -555,6 +555,56 @@ static void api_init_nulls_head(struct kunit *test)
 			    RHT_NULLS_MARKER(&slot));
 }
 
+static bool api_grow_below_64(const struct rhashtable *ht, size_t size)
+{
+	return size < 64;
+}
+
+/* Bytes of @ht that are not @c (no memchr_inv() in the harness). */
+static unsigned int api_changed(const struct rhashtable *ht, u8 c)
+{
+	const u8 *b = (const u8 *)ht;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < sizeof(*ht); i++)
+		n += b[i] != c;
+	return n;
+}
+
+/*
+ * Destruction while the worker waits for a grace period between two steps
+ * of a doubling.  Destruction does not wait for it; the callback that runs
+ * later must touch neither the table nor anything destruction freed.  The
+ * table's memory is poisoned right after destruction (bit 0 of each byte
+ * clear: a late schedule_work() would set one) and checked once every
+ * callback has run; KASAN and ASAN watch the memory destruction freed.
+ */
+static void api_destroy_while_waiting_for_gp(struct kunit *test)
+{
+	struct rhashtable *ht = kunit_kzalloc(test, sizeof(*ht), GFP_KERNEL);
+	struct rhashtable_params p = api_params;
+	unsigned int round, waiting = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, ht);
+	p.nelem_hint = 4;			/* 8 buckets */
+	p.grow_decision = api_grow_below_64;
+	p.shrink_decision = api_never;
+	for (round = 0; round < 8; round++) {
+		KUNIT_ASSERT_EQ(test, rhashtable_init(ht, &p), 0);
+		rhashtable_kick(ht, 0);
+		/* Once the worker is back, the doubling waits for a callback. */
+		flush_work(&ht->run_work);
+		waiting += rht_test_resize_step(ht) != 0;
+		rhashtable_destroy(ht);
+		memset(ht, 0x6a, sizeof(*ht));
+		rcu_barrier();
+		KUNIT_EXPECT_EQ(test, api_changed(ht, 0x6a), 0U);
+	}
+	kunit_info(test, "destroyed %u of 8 tables while a grace period was awaited\n",
+		   waiting);
+	KUNIT_EXPECT_GT(test, waiting, 0U);
+}
+
 static struct kunit_case api_cases[] = {
 	KUNIT_CASE(api_locked_bucket_walks),
 	KUNIT_CASE(api_bcachefs_rcu_from_loop),
@@ -566,6 +616,7 @@ static struct kunit_case api_cases[] = {
 	KUNIT_CASE(api_nested_buckets),
 	KUNIT_CASE(api_walk_peek),
 	KUNIT_CASE(api_init_nulls_head),
+	KUNIT_CASE(api_destroy_while_waiting_for_gp),
 	{}
 };
 

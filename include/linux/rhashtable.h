@@ -63,6 +63,8 @@ enum rht_kind {
  */
 #define RHT_SEQ_STRIPES		16U
 
+struct rht_resizer;
+
 /**
  * struct bucket_table - one bucket array of a table
  * @size: number of buckets, a power of two
@@ -77,6 +79,9 @@ enum rht_kind {
  * @past_tbl: while a resize into this array has not finished, the array it
  *	replaces; updaters take the older array's bucket lock first
  * @walkers: walkers registered on this array (under the table's lock)
+ * @flags: notes to the worker (RHT_TBL_* bits in lib/rhashtable.c)
+ * @rs: the table's resize state, once it has resized (under the mutex);
+ *	every array made by a resize inherits it
  * @rcu: frees the array once readers are done with it
  * @dep_map: lockdep map shared by all bucket locks of the array
  * @seq: bumped before an update links an object where a reader standing
@@ -95,6 +100,8 @@ struct bucket_table {
 	struct bucket_table __rcu	*future_tbl;
 	struct bucket_table __rcu	*past_tbl;
 	struct list_head		walkers;
+	unsigned long			flags;
+	struct rht_resizer		*rs;
 	struct rcu_head			rcu;
 	struct lockdep_map		dep_map;
 	atomic_t			seq[RHT_SEQ_STRIPES] ____cacheline_aligned_in_smp;

@@ -14,6 +14,9 @@
 #include <linux/rhashtable.h>
 #include <linux/workqueue.h>
 #include <linux/timer.h>
+#ifdef RHT_IMPL_OURS
+#include "../../../lib/rhashtable_test.h"
+#endif
 
 static inline double rht_test_now(void)
 {
@@ -46,18 +49,19 @@ static inline unsigned int rht_test_nelems(struct rhashtable *ht)
 /* Is a resize in flight (more than one bucket array in use)? */
 static inline bool rht_test_resizing(struct rhashtable *ht)
 {
-#ifdef RHT_IMPL_OURS
-	return !!READ_ONCE(ht->rs.old);
-#else
 	struct bucket_table *tbl;
 	bool busy;
 
 	rcu_read_lock();
 	tbl = rht_dereference_rcu(ht->tbl, ht);
+#ifdef RHT_IMPL_OURS
+	/* Ours publishes first; the array knows its predecessor until done. */
+	busy = !!rcu_access_pointer(tbl->past_tbl);
+#else
 	busy = !!rht_dereference_rcu(tbl->future_tbl, ht);
+#endif
 	rcu_read_unlock();
 	return busy;
-#endif
 }
 
 /*
@@ -77,12 +81,14 @@ static inline void rht_test_quiesce_lock(struct rhashtable *ht)
 #ifdef RHT_IMPL_OURS
 		/* A resize may be waiting for a grace period or a timer. */
 		rcu_barrier();
-		if (timer_pending(&ht->retry))
-			mod_timer(&ht->retry, jiffies);
+#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
+		rht_test_retry_now(ht);
+#endif
 #endif
 		mutex_lock(&ht->mutex);
 #ifdef RHT_IMPL_OURS
-		busy = !!ht->rs.old;
+		busy = !!rcu_access_pointer(rht_dereference(ht->tbl,
+							    ht)->past_tbl);
 #else
 		busy = rht_dereference(rht_dereference(ht->tbl, ht)->future_tbl,
 				       ht) != NULL;
@@ -93,10 +99,8 @@ static inline void rht_test_quiesce_lock(struct rhashtable *ht)
 		if (rht_test_now() - since > 10) {
 #ifdef RHT_IMPL_OURS
 			fprintf(stderr,
-				"quiesce: resize stuck: step %u, gp %lu, flags %#lx, work pending %d, timer pending %d\n",
-				ht->rs.step, ht->rs.gp, ht->flags,
-				work_pending(&ht->run_work),
-				timer_pending(&ht->retry));
+				"quiesce: resize stuck: work pending %d\n",
+				work_pending(&ht->run_work));
 #endif
 			/* Nothing may kick it: a resize that stalls is a bug. */
 			fprintf(stderr, "FAIL: resize did not finish within 10 s\n");
@@ -171,7 +175,6 @@ static inline unsigned long rht_test_table_size(struct rhashtable *ht)
  * resizer thread and gives the fuzzer expand/shrink/rehash operations.
  */
 #ifdef RHT_IMPL_OURS
-#include "../../../lib/rhashtable_test.h"
 
 /* The structural check of lib/rhashtable.c; 0 when all is well. */
 static inline int rht_test_check_structure(struct rhashtable *ht)
