@@ -82,6 +82,8 @@ struct ph_ctx {
 	unsigned long gp_cookie;	/* for the grace-period case */
 	unsigned int passes;
 	unsigned int grow_to;		/* worker's resizes: grow below this */
+	unsigned int shrink_to;		/* ...and shrink above this, if set */
+	bool settled;			/* a halving left its zip rules */
 };
 
 static struct ph_ctx *ph_cur;
@@ -99,9 +101,12 @@ static bool ph_grow(const struct rhashtable *ht, size_t size)
 	return ctx && ht == &ctx->ht && size < READ_ONCE(ctx->grow_to);
 }
 
-static bool ph_never(const struct rhashtable *ht, size_t size)
+static bool ph_shrink(const struct rhashtable *ht, size_t size)
 {
-	return false;
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+	unsigned int to = ctx ? READ_ONCE(ctx->shrink_to) : 0;
+
+	return ctx && ht == &ctx->ht && to && size > to;
 }
 
 static void ph_move(struct ph_ctx *ctx, struct ph_obj *obj);
@@ -126,7 +131,7 @@ static const struct rhashtable_params ph_params = {
 	.obj_cmpfn = ph_cmp,
 	.hash_rnd = PH_SEED,
 	.grow_decision = ph_grow,
-	.shrink_decision = ph_never,
+	.shrink_decision = ph_shrink,
 };
 
 static int ph_init_table(struct rhashtable *ht, unsigned int size)
@@ -492,29 +497,86 @@ PH_CASE(walk_rehash_moving_ends,
 	.want = 1, .trap = 17, .moved_key = 25, .walk = true)
 
 /*
- * A reader of one side of a pair may stand on an object that the next
- * unzip pass cuts off that side's path; only a grace period between two
- * passes lets it leave first.  At each pass, check that one has ended
- * since the pass before.
+ * The worker's steps after the publication wait for grace periods:
+ *
+ * - a reader of one side of a pair may stand on an object that the next
+ *   unzip pass cuts off that side's path; only a grace period between two
+ *   passes lets it leave first;
+ * - a reader that began on the old array before the new one was
+ *   published may walk an old chain with rht_for_each_rcu() and expects
+ *   all of it: the first pass waits for it;
+ * - a halving leaves its zip rules only once the old array's readers are
+ *   gone, and opens the fast path only once the updaters that still
+ *   followed the zip rules are gone (a re-zip of theirs could otherwise
+ *   drop an object inserted on the fast path).
+ *
+ * At each step, check that a grace period has ended since the step before.
  */
 static void ph_gp_step(struct rhashtable *ht, enum rht_test_point point,
 		       unsigned int arg)
 {
 	struct ph_ctx *ctx = READ_ONCE(ph_cur);
 
-	if (!ctx || ht != &ctx->ht || point != RHT_TP_UNZIP_PASS)
+	if (!ctx || ht != &ctx->ht)
 		return;
-	if (ctx->passes++)
+	switch (point) {
+	case RHT_TP_PUBLISHED:
+		break;
+	case RHT_TP_UNZIP_PASS:
+	case RHT_TP_SETTLED:
+		ctx->passes++;
+		ctx->settled = point == RHT_TP_SETTLED;
 		KUNIT_EXPECT_TRUE_MSG(ctx->test,
 				      poll_state_synchronize_rcu(ctx->gp_cookie),
-				      "no grace period before pass %u",
+				      "no grace period before step %u",
 				      ctx->passes);
+		break;
+	case RHT_TP_RETIRE:
+		/* After the last unzip pass a doubling is done at once. */
+		if (ctx->settled)
+			KUNIT_EXPECT_TRUE_MSG(ctx->test,
+					      poll_state_synchronize_rcu(ctx->gp_cookie),
+					      "a halving released before a grace period");
+		return;
+	default:
+		return;
+	}
 	ctx->gp_cookie = get_state_synchronize_rcu();
 }
 
 static const struct rht_test_hooks ph_gp_hooks = {
 	.step = ph_gp_step,
 };
+
+/*
+ * Let the worker resize to @size on its own, which waits with call_rcu().
+ * (An explicit resize waits with cond_synchronize_rcu(), which Tiny RCU
+ * rightly skips: on one CPU a sleepable caller is a quiescent state, and
+ * the grace-period counter then does not show the wait.)
+ */
+static void ph_worker_resize(struct ph_ctx *ctx, unsigned int size)
+{
+	unsigned int ms;
+
+	rht_test_set_hooks(&ph_gp_hooks);
+	if (size > ph_size(&ctx->ht))
+		WRITE_ONCE(ctx->grow_to, size);
+	else
+		WRITE_ONCE(ctx->shrink_to, size);
+	rhashtable_kick(&ctx->ht, 0);
+	for (ms = 0; ms < 10000; ms++) {	/* 10 s at least */
+		bool idle;
+
+		/* The worker's mutex orders its work before what we read. */
+		mutex_lock(&ctx->ht.mutex);
+		idle = !rht_test_resize_step(&ctx->ht);
+		mutex_unlock(&ctx->ht.mutex);
+		if (idle && ph_size(&ctx->ht) == size)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(ctx->test, ph_size(&ctx->ht), size);
+}
 
 static void unzip_passes_are_grace_periods_apart(struct kunit *test)
 {
@@ -523,30 +585,22 @@ static void unzip_passes_are_grace_periods_apart(struct kunit *test)
 		.size = 4, .keys = { 17, 13, 1, 5, 9 },
 	};
 	struct ph_ctx *ctx = ph_setup(test, &c);
-	unsigned int ms;
 
-	/*
-	 * The worker's own resize, which waits with call_rcu().  (An
-	 * explicit resize waits with cond_synchronize_rcu(), which Tiny RCU
-	 * rightly skips: on one CPU a sleepable caller is a quiescent state,
-	 * and the grace-period counter then does not show the wait.)
-	 */
-	rht_test_set_hooks(&ph_gp_hooks);
-	WRITE_ONCE(ctx->grow_to, 8);
-	rhashtable_kick(&ctx->ht, 0);
-	for (ms = 0; ms < 10000; ms++) {	/* 10 s at least */
-		bool idle;
-
-		/* The worker's mutex orders its work before what we read. */
-		mutex_lock(&ctx->ht.mutex);
-		idle = !ctx->ht.rs.old;
-		mutex_unlock(&ctx->ht.mutex);
-		if (idle && ph_size(&ctx->ht) == 8)
-			break;
-		usleep_range(1000, 2000);
-	}
-	KUNIT_EXPECT_EQ(test, ph_size(&ctx->ht), 8);
+	ph_worker_resize(ctx, 8);
 	KUNIT_EXPECT_EQ(test, ctx->passes, 5);
+	ph_verify(ctx);
+}
+
+static void zip_steps_are_grace_periods_apart(struct kunit *test)
+{
+	static const struct ph_case c = {
+		.size = 8, .keys = { 1, 5, 9, 2, 6 },
+	};
+	struct ph_ctx *ctx = ph_setup(test, &c);
+
+	ph_worker_resize(ctx, 4);
+	KUNIT_EXPECT_EQ(test, ctx->passes, 1);
+	KUNIT_EXPECT_TRUE(test, ctx->settled);
 	ph_verify(ctx);
 }
 
@@ -734,7 +788,7 @@ static void rcu_walk_parked_between_unzip_passes(struct kunit *test)
 		bool idle;
 
 		mutex_lock(&ctx->ht.mutex);
-		idle = !ctx->ht.rs.old;
+		idle = !rht_test_resize_step(&ctx->ht);
 		mutex_unlock(&ctx->ht.mutex);
 		if (idle && ph_size(&ctx->ht) == 8)
 			break;
@@ -818,6 +872,7 @@ static struct kunit_case ph_cases[] = {
 	KUNIT_CASE(walk_nested_move_to_other_bucket),
 	KUNIT_CASE(lookup_nested_rehash_moving_move_to_same_size_table),
 	KUNIT_CASE(unzip_passes_are_grace_periods_apart),
+	KUNIT_CASE(zip_steps_are_grace_periods_apart),
 	KUNIT_CASE(rcu_walk_parked_across_first_unzip_pass),
 	KUNIT_CASE(rcu_walk_parked_between_unzip_passes),
 	KUNIT_CASE(failed_doubling_keeps_the_array),

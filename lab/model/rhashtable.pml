@@ -451,7 +451,9 @@ inline do_grow(t, u)
 	:: else -> break
 	od;
 	atomic { cur = u; printf("P%d: publish A%d\n", _pid, u) }
+#ifndef NO_PUBLISH_GP
 	GP;
+#endif
 	todo = (1 << SIZE(t)) - 1;
 #ifdef PREP_FLUSH
 	/*
