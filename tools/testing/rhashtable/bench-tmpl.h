@@ -460,6 +460,73 @@ static void *N_(storm_thread)(void *arg)
 	return NULL;
 }
 
+/*
+ * Tables that live inside other objects, by the thousand (several per
+ * network namespace): make LIFE_TABLES of them, put LIFE_OBJS objects in
+ * each, destroy them all.  With @resized they start at 8 buckets, so the
+ * objects make each grow twice; the resizes are waited for between the
+ * two timed phases, as a table lives a while between set-up and teardown.
+ * Reports tables per second of set-up plus teardown.
+ */
+#define LIFE_TABLES	10000
+#define LIFE_OBJS	16
+
+static void N_(life)(const char *cname, int resized)
+{
+	struct rhashtable_params p = N_(rparams);
+	struct rhashtable *hts = calloc(LIFE_TABLES, sizeof(*hts));
+	struct ROBJ *objs = calloc((size_t)LIFE_TABLES * LIFE_OBJS,
+				   sizeof(*objs));
+	double t0, spent;
+	unsigned long i, k;
+	char wl[64];
+
+	if (!hts || !objs)
+		die("out of memory");
+	if (resized)
+		p.nelem_hint = 4;	/* 8 buckets */
+	t0 = rht_now();
+	for (i = 0; i < LIFE_TABLES; i++) {
+		if (rhashtable_init(&hts[i], &p))
+			die("rhashtable_init failed");
+		for (k = 0; k < LIFE_OBJS; k++) {
+			struct ROBJ *o = &objs[i * LIFE_OBJS + k];
+
+			KMAKE(&o->key, k);
+			if (rhashtable_insert_fast(&hts[i], &o->node,
+						   N_(rparams)))
+				die("insert failed");
+		}
+	}
+	spent = rht_now() - t0;
+	for (i = 0; i < LIFE_TABLES; i++) {
+		struct rhashtable *ht = &hts[i];
+		unsigned int size;
+
+		for (;;) {
+			rcu_read_lock();
+			size = rht_dereference_rcu(ht->tbl, ht)->size;
+			rcu_read_unlock();
+			if ((!resized || size >= 4 * 8) &&
+			    !rht_test_resizing(ht) &&
+			    !work_pending(&ht->run_work))
+				break;
+			usleep(100);
+		}
+	}
+	t0 = rht_now();
+	for (i = 0; i < LIFE_TABLES; i++)
+		rhashtable_destroy(&hts[i]);
+	spent += rht_now() - t0;
+	snprintf(wl, sizeof(wl), "life%s_%s", resized ? "_resized" : "",
+		 STR(KS));
+	bench_report(wl, cname, 1, LIFE_OBJS, LIFE_TABLES / spent);
+	/* Arrays retired by resizes may still wait for a grace period. */
+	rcu_barrier();
+	free(objs);
+	free(hts);
+}
+
 static void N_(run_family)(int kind, const char *cname, const char *family,
 			   unsigned long n, const int *threads, int nthreads)
 {
@@ -571,6 +638,11 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 							nt));
 				N_(tbl_destroy)(&t);
 			}
+		}
+	} else if (!strcmp(family, "life")) {
+		if (kind == C_RHT) {
+			N_(life)(cname, 0);
+			N_(life)(cname, 1);
 		}
 	} else if (!strcmp(family, "memory")) {
 		void **objs = calloc(n, sizeof(*objs));

@@ -19,6 +19,8 @@
  *   storm   positive lookups while another thread grows and shrinks the
  *           table (ENTRIES stable keys, 3x ENTRIES extra inserted and
  *           removed over and over), and the same with that thread idle
+ *   life    create 10,000 tables, put 16 keys in each, destroy them;
+ *           again with tables that resize in between (tables/s)
  *   memory  table bytes per entry (bucket arrays, allocator overhead and
  *           the link inside each object) after inserting ENTRIES keys
  */
@@ -252,7 +254,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			die("%s",
-			    "usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory -n N -k u32|k16 [-t 1,2] [-d secs]");
+			    "usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory|life -n N -k u32|k16 [-t 1,2] [-d secs]");
 		}
 	}
 	if (!strcmp(cname, "rht")) {

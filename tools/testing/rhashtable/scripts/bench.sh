@@ -14,7 +14,7 @@
 #
 # Environment: BENCH_OUT (default ./out/bench), ROUNDS (5), DUR (seconds
 # per figure, 0.3), THREADS (1,<nproc>), BENCH_QUICK=1 (short figures,
-# no 1M-entry tables), FAMILIES (lookup churn grow storm memory).
+# no 1M-entry tables), FAMILIES (lookup churn grow storm memory life).
 set -e
 
 [ $# -ge 1 ] || { echo "usage: $0 BENCH_BINARY..." >&2; exit 2; }
@@ -23,7 +23,7 @@ ROUNDS=${ROUNDS:-5}
 DUR=${DUR:-0.3}
 NCPU=$(nproc 2>/dev/null || echo 2)
 THREADS=${THREADS:-1,$NCPU}
-FAMILIES=${FAMILIES:-lookup churn grow storm memory}
+FAMILIES=${FAMILIES:-lookup churn grow storm memory life}
 BIG=1048576
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	DUR=0.1
@@ -67,6 +67,7 @@ configs() {
 		churn)	echo "churn 65536 u32" ;;
 		grow)	echo "grow $BIG u32" ;;
 		storm)	echo "storm 65536 u32" ;;
+		life)	echo "life 16 u32" ;;
 		memory)
 			for n in 1024 65536 $BIG; do
 				echo "memory $n u32"
