@@ -687,6 +687,78 @@ static void rcu_walk_parked_across_first_unzip_pass(struct kunit *test)
 }
 
 /*
+ * A reader carried to the other half of a pair before a halving began,
+ * then zipped past: T has 8 buckets, [17 9 1] in bucket 1 and [5] in
+ * bucket 5.  The reader of bucket 1 stands on 17 when 9 moves to key 13,
+ * at the head of bucket 5 (no resize runs: the fast path, no bump); the
+ * reader follows 9 there and stops, its next (5) read.  Then the halving
+ * zips pair 1: bucket 5's chain now ends on the marker of U's bucket 1,
+ * which fits T's bucket 1.  The reader goes on through 5 to that marker:
+ * without the zip's bump of the pair's stripe it would vouch for bucket 1
+ * having seen only 17, 9 and 5, and miss 1.  (Found by the model,
+ * lab/model, NO_ZIP_BUMP.)
+ */
+static void ph_zip_carried_hook(struct rhashtable *ht,
+				enum rht_test_point point, unsigned int arg)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+	struct ph_parked *r = &ph_parked;
+
+	if (!ctx || ht != &ctx->ht || point != RHT_TP_ZIPPED_PAIR ||
+	    arg != 1 || ctx->checked)
+		return;
+	rcu_read_lock();
+	ph_parked_step(ctx, r);
+	rcu_read_unlock();
+	ctx->checked = true;
+}
+
+static const struct rht_test_hooks ph_zip_carried_hooks = {
+	.step = ph_zip_carried_hook,
+};
+
+static void rcu_walk_carried_then_zipped(struct kunit *test)
+{
+	static const struct ph_case c = {
+		.size = 8, .keys = { 5, 1, 9, 17 },
+	};
+	struct ph_ctx *ctx = ph_setup(test, &c);
+	struct ph_parked *r = &ph_parked;
+	struct ph_obj *nine = ph_find(ctx, 9);
+	struct bucket_table *tbl;
+	bool on17, on9;
+
+	memset(r, 0, sizeof(*r));
+	rht_test_set_hooks(NULL);
+	/*
+	 * The RCU read lock is dropped while the reader is parked only
+	 * because nothing is freed until the case ends (see above).
+	 */
+	rcu_read_lock();
+	tbl = rht_dereference_rcu(ctx->ht.tbl, &ctx->ht);
+	r->c = rht_cursor_bucket(tbl, 1, true, 0);
+	on17 = rht_cursor_step(&r->c, &r->pos, NULL) &&
+	       r->pos == &ph_find(ctx, 17)->node;
+	KUNIT_EXPECT_EQ(test, rhashtable_remove_fast(&ctx->ht, &nine->node,
+						     ph_params), 0);
+	nine->key = 13;
+	KUNIT_EXPECT_EQ(test, rhashtable_lookup_insert_fast(&ctx->ht,
+							    &nine->node,
+							    ph_params), 0);
+	on9 = rht_cursor_step(&r->c, &r->pos, NULL) && r->pos == &nine->node;
+	rcu_read_unlock();
+	KUNIT_ASSERT_TRUE(test, on17);
+	KUNIT_ASSERT_TRUE(test, on9);
+
+	rht_test_set_hooks(&ph_zip_carried_hooks);
+	KUNIT_EXPECT_EQ(test, rhashtable_shrink(&ctx->ht), 0);
+	KUNIT_EXPECT_TRUE(test, ctx->checked);
+	KUNIT_EXPECT_TRUE_MSG(test, r->found || !r->vouched,
+			      "the walk vouched for a chain it skipped key 1 of");
+	ph_verify(ctx);
+}
+
+/*
  * The grace period between two unzip passes, seen by a reader: doubling
  * 4 -> 8 of [9 5 1 13 17].  After the first pass, a reader of new bucket 5
  * stands on 5 (its next, 1, read) and stops there, inside its read-side
@@ -875,6 +947,7 @@ static struct kunit_case ph_cases[] = {
 	KUNIT_CASE(zip_steps_are_grace_periods_apart),
 	KUNIT_CASE(rcu_walk_parked_across_first_unzip_pass),
 	KUNIT_CASE(rcu_walk_parked_between_unzip_passes),
+	KUNIT_CASE(rcu_walk_carried_then_zipped),
 	KUNIT_CASE(failed_doubling_keeps_the_array),
 	KUNIT_CASE(validate_catches_broken_chains),
 	{}
