@@ -118,12 +118,29 @@
 #include <kunit/visibility.h>
 #include "rhashtable_test.h"
 
+/* Buckets of a table made without a hint: 6.12's default, one page. */
 #define RHT_DEFAULT_SIZE	64U
+/* Fewest buckets, as in 6.12. */
 #define RHT_MIN_SIZE		4U
+/* Most buckets: indices and counts stay in 31 bits. */
 #define RHT_MAX_SHIFT		30
+/* Index bits resolved by one page-sized leaf of a nested array. */
 #define RHT_LEAF_SHIFT		(PAGE_SHIFT - ilog2(sizeof(void *)))
+/*
+ * Reseeding after long chains: at most every RHT_RESEED_MIN, and the gap
+ * doubles up to RHT_RESEED_MAX while long chains keep coming back (a hash
+ * no seed fixes, or an attacker), so that a rehash of a big table cannot
+ * be had more than about twice a minute.
+ */
 #define RHT_RESEED_MIN		(HZ / 8)
 #define RHT_RESEED_MAX		(32 * HZ)
+/*
+ * Retrying a failed allocation: after 20 ms, doubling up to 8 s, which is
+ * soon enough for memory that comes back and rare enough not to add to
+ * the pressure.
+ */
+#define RHT_BACKOFF_MIN		(HZ / 50 + 1)
+#define RHT_BACKOFF_MAX		(8 * HZ)
 
 /* bucket_table->flags */
 enum {
@@ -1276,7 +1293,7 @@ static void rht_retry_later(struct rht_resizer *rs)
 {
 	unsigned long delay = rs->backoff * 2;
 
-	delay = clamp_t(unsigned long, delay, HZ / 50 + 1, 8 * HZ);
+	delay = clamp_t(unsigned long, delay, RHT_BACKOFF_MIN, RHT_BACKOFF_MAX);
 	rs->backoff = delay;
 	mod_timer(&rs->retry, jiffies + delay);
 }
@@ -1413,7 +1430,7 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 		RCU_INIT_POINTER(u->past_tbl, t);
 	rs->old = t;
 	rs->new = u;
-	trace_rhashtable_resize_start(ht, t->size, u->size, phase);
+	trace_rhashtable_resize_start(ht, t->size, u->size, u->kind);
 	rcu_assign_pointer(t->future_tbl, u);
 
 	switch (phase) {
@@ -1466,7 +1483,10 @@ static unsigned int rht_max_size(const struct rhashtable *ht)
 	return ht->p.max_size ? ht->p.max_size : 1U << RHT_MAX_SHIFT;
 }
 
-/* Smallest size that keeps @n objects under 75% load, within limits. */
+/*
+ * Smallest size that keeps @n objects below the grow threshold with room
+ * for one more (rht_load_above_75()), within limits.
+ */
 static unsigned int rht_fit_size(const struct rhashtable *ht, unsigned int n)
 {
 	unsigned long want = roundup_pow_of_two(max(n, 1U) * 4UL / 3 + 1);
@@ -1486,8 +1506,8 @@ static unsigned int rht_wanted_size(struct rhashtable *ht,
 		shrink = ht->p.shrink_decision &&
 			 ht->p.shrink_decision(ht, size);
 	} else {
-		grow = n > size / 4 * 3;
-		shrink = ht->p.automatic_shrinking && n < size * 3 / 10;
+		grow = rht_load_above_75(n, size);
+		shrink = ht->p.automatic_shrinking && rht_load_below_30(n, size);
 	}
 	if (grow && size < rht_max_size(ht))
 		return size * 2;
@@ -2518,8 +2538,7 @@ bool rht_grow_above_75(const struct rhashtable *ht, size_t new_size)
 {
 	unsigned int n = max(atomic_read(&ht->nelems), 0);
 
-	return n > new_size / 4 * 3 &&
-	       (!ht->p.max_size || new_size < ht->p.max_size);
+	return rht_load_above_75(n, new_size) && rht_may_grow(ht, new_size);
 }
 EXPORT_SYMBOL_GPL(rht_grow_above_75);
 
@@ -2537,7 +2556,7 @@ bool rht_shrink_below_30(const struct rhashtable *ht, size_t new_size)
 {
 	unsigned int n = max(atomic_read(&ht->nelems), 0);
 
-	return n < new_size * 3 / 10 && new_size > ht->p.min_size;
+	return rht_load_below_30(n, new_size) && new_size > ht->p.min_size;
 }
 EXPORT_SYMBOL_GPL(rht_shrink_below_30);
 

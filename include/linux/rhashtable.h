@@ -214,30 +214,48 @@ static inline unsigned int rht_nelems_approx(const struct rhashtable *ht)
 	return atomic_read(&ht->nelems);
 }
 
+/*
+ * The sizing policy, used by the inline update paths, the worker and the
+ * 3.17 decision hooks alike.  A table doubles once it holds more objects
+ * than 3/4 of its buckets: chains then stay short enough that most
+ * lookups touch one object.  It halves (with automatic_shrinking) below
+ * 3/10: a doubling leaves 3/8 and a halving 3/5, both well inside the
+ * band, so a table that hovers around one size does not flap.
+ */
+static inline bool rht_load_above_75(unsigned int n, size_t size)
+{
+	return n > size / 4 * 3;
+}
+
+static inline bool rht_load_below_30(unsigned int n, size_t size)
+{
+	return n < size * 3 / 10;
+}
+
+static inline bool rht_may_grow(const struct rhashtable *ht, size_t size)
+{
+	return !ht->p.max_size || size < ht->p.max_size;
+}
+
 static inline bool __rht_grow_above_75(const struct rhashtable *ht,
 				       const struct bucket_table *tbl)
 {
-	unsigned int n = rht_nelems_approx(ht);
-
-	return n > tbl->size / 4 * 3 &&
-	       (!ht->p.max_size || tbl->size < ht->p.max_size);
+	return rht_load_above_75(rht_nelems_approx(ht), tbl->size) &&
+	       rht_may_grow(ht, tbl->size);
 }
 
 static inline bool __rht_shrink_below_30(const struct rhashtable *ht,
 					 const struct bucket_table *tbl)
 {
-	unsigned int n = rht_nelems_approx(ht);
-
-	return n < tbl->size * 3 / 10 && tbl->size > ht->p.min_size;
+	return rht_load_below_30(rht_nelems_approx(ht), tbl->size) &&
+	       tbl->size > ht->p.min_size;
 }
 
 /* More objects than buckets, and room to grow. */
 static inline bool
 rht_grow_above_100(const struct rhashtable *ht, const struct bucket_table *tbl)
 {
-	bool may_grow = !ht->p.max_size || tbl->size < ht->p.max_size;
-
-	return may_grow && rht_nelems_approx(ht) > tbl->size;
+	return rht_may_grow(ht, tbl->size) && rht_nelems_approx(ht) > tbl->size;
 }
 
 /* As many objects as the table may hold: inserts fail with -E2BIG. */

@@ -9,9 +9,13 @@
 #if !defined(_TRACE_RHASHTABLE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TRACE_RHASHTABLE_H
 
+#include <linux/rhashtable.h>
 #include <linux/tracepoint.h>
 
-struct rhashtable;
+/* How the new array is made from the old one (enum rht_kind). */
+TRACE_DEFINE_ENUM(RHT_KIND_GROW);
+TRACE_DEFINE_ENUM(RHT_KIND_SHRINK);
+TRACE_DEFINE_ENUM(RHT_KIND_REHASH);
 
 TRACE_EVENT(rhashtable_resize_start,
 	    TP_PROTO(const struct rhashtable *ht, unsigned int old_size,
@@ -27,8 +31,10 @@ TRACE_EVENT(rhashtable_resize_start,
 			   __entry->kind = kind),
 	    TP_printk("ht=%p buckets %u -> %u by %s", __entry->ht,
 		      __entry->old_size, __entry->new_size,
-		      __print_symbolic(__entry->kind, { 1, "unzipping" },
-				       { 3, "zipping" }, { 4, "moving" }))
+		      __print_symbolic(__entry->kind,
+				       { RHT_KIND_GROW, "unzipping" },
+				       { RHT_KIND_SHRINK, "zipping" },
+				       { RHT_KIND_REHASH, "moving" }))
 );
 
 TRACE_EVENT(rhashtable_unzip_pass,
