@@ -225,7 +225,25 @@ static inline void N_(remove)(struct TBL *t, void *o)
 	}
 }
 
-/* Lookup of key number @i; returns whether found. */
+/*
+ * Readers of the RCU tables (ours, stock, cds_lfht) enter one read-side
+ * section per batch of lookups, as a kernel user looking up several keys
+ * would: liburcu's rcu_read_lock() costs more than the kernel's, and
+ * taking it per lookup would weigh on the contenders unevenly.
+ */
+static inline void N_(read_lock)(struct TBL *t)
+{
+	if (t->kind != C_PLAIN)
+		rcu_read_lock();
+}
+
+static inline void N_(read_unlock)(struct TBL *t)
+{
+	if (t->kind != C_PLAIN)
+		rcu_read_unlock();
+}
+
+/* Lookup of key number @i, inside N_(read_lock); returns whether found. */
 static inline bool N_(lookup)(struct TBL *t, unsigned long i)
 {
 	KT key;
@@ -233,17 +251,13 @@ static inline bool N_(lookup)(struct TBL *t, unsigned long i)
 	KMAKE(&key, i);
 	switch (t->kind) {
 	case C_RHT:
-		return rhashtable_lookup_fast(&t->rht, &key, N_(rparams));
+		return rhashtable_lookup(&t->rht, &key, N_(rparams));
 	case C_LFHT: {
 		struct cds_lfht_iter iter;
-		bool found;
 
-		rcu_read_lock();
 		cds_lfht_lookup(t->lfht, N_(hash)(&key, t->seed),
 				N_(lfht_match), &key, &iter);
-		found = cds_lfht_iter_get_node(&iter);
-		rcu_read_unlock();
-		return found;
+		return cds_lfht_iter_get_node(&iter);
 	}
 	default: {
 		struct POBJ *p;
@@ -376,18 +390,21 @@ static void *N_(lookup_thread)(void *arg)
 	while (!bench_stopping()) {
 		int i;
 
+		bench_thread_tick(&a->bt, ops);
+		N_(read_lock)(a->t);
 		for (i = 0; i < 256; i++) {
 			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
 			hits += N_(lookup)(a->t, off +
 					   (unsigned long)(((rng >> 32) * a->n) >> 32));
 		}
+		N_(read_unlock)(a->t);
 		ops += 256;
 	}
+	bench_thread_done(&a->bt, ops);
 	if (a->negative ? hits != 0 : hits != ops)
 		die("lookup %s: %llu hits in %llu lookups",
 		    a->negative ? "negative" : "positive",
 		    (unsigned long long)hits, (unsigned long long)ops);
-	a->bt.ops = ops;
 	return NULL;
 }
 
@@ -402,6 +419,7 @@ static void *N_(churn_thread)(void *arg)
 	while (!bench_stopping()) {
 		int i;
 
+		bench_thread_tick(&a->bt, ops);
 		for (i = 0; i < 64; i++) {
 			unsigned long s;
 			void *o;
@@ -417,7 +435,7 @@ static void *N_(churn_thread)(void *arg)
 		}
 		ops += 128;
 	}
-	a->bt.ops = ops;
+	bench_thread_done(&a->bt, ops);
 	return NULL;
 }
 
@@ -430,7 +448,7 @@ static void *N_(grow_thread)(void *arg)
 	for (i = a->lo; i < a->hi; i++)
 		if (N_(insert)(a->t, a->objs[i]))
 			die("grow insert failed");
-	a->bt.ops = a->hi - a->lo;
+	bench_thread_done(&a->bt, a->hi - a->lo);
 	return NULL;
 }
 
@@ -440,6 +458,7 @@ static void *N_(storm_thread)(void *arg)
 	struct WARG *a = arg;
 	unsigned long i, m = a->n * 3;
 	void **extra = calloc(m, sizeof(*extra));
+	u64 cycles = 0;
 
 	if (!extra)
 		die("out of memory");
@@ -453,9 +472,10 @@ static void *N_(storm_thread)(void *arg)
 		m = i;
 		for (i = 0; i < m; i++)
 			N_(remove)(a->t, extra[i]);
-		a->bt.ops++;
+		cycles++;
 		m = a->n * 3;
 	}
+	bench_thread_done(&a->bt, cycles);	/* not part of the figure */
 	free(extra);
 	return NULL;
 }
@@ -520,17 +540,42 @@ static void N_(life)(const char *cname, int resized)
 	spent += rht_now() - t0;
 	snprintf(wl, sizeof(wl), "life%s_%s", resized ? "_resized" : "",
 		 STR(KS));
-	bench_report(wl, cname, 1, LIFE_OBJS, LIFE_TABLES / spent);
+	bench_report(wl, cname, 1, LIFE_OBJS, "tables_per_s",
+		     LIFE_TABLES / spent);
 	/* Arrays retired by resizes may still wait for a grace period. */
 	rcu_barrier();
 	free(objs);
 	free(hts);
 }
 
+/*
+ * How much resizing a figure took: "resizes" counts grows, shrinks and
+ * rehashes, "unzip_passes" the passes the grows made over the table.
+ * Only our implementation keeps these counters.
+ */
+static void N_(report_resizes)(struct TBL *t, const char *cname, int nt,
+			       unsigned long n)
+{
+#ifdef RHT_IMPL_OURS
+	struct rhashtable_stats st;
+	char wl[64];
+
+	rhashtable_get_stats(&t->rht, &st);
+	snprintf(wl, sizeof(wl), "grow_resizes_%s", STR(KS));
+	bench_report(wl, cname, nt, n, "count",
+		     st.grows + st.shrinks + st.rehashes);
+	snprintf(wl, sizeof(wl), "grow_unzip_passes_%s", STR(KS));
+	bench_report(wl, cname, nt, n, "count", st.unzip_passes);
+	snprintf(wl, sizeof(wl), "grow_rehashes_%s", STR(KS));
+	bench_report(wl, cname, nt, n, "count", st.rehashes);
+#endif
+}
+
 static void N_(run_family)(int kind, const char *cname, const char *family,
 			   unsigned long n, const int *threads, int nthreads)
 {
 	struct WARG args[BENCH_MAX_THREADS + 1];
+	struct bench_result res;
 	struct TBL t;
 	char wl[64];
 	int ti, i;
@@ -548,11 +593,12 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 						.t = &t, .n = n, .negative = neg };
 				snprintf(wl, sizeof(wl), "lookup_%s_%s",
 					 neg ? "neg" : "pos", STR(KS));
-				bench_report(wl, cname, threads[ti], n,
-					     bench_run(N_(lookup_thread), args,
-						       sizeof(args[0]),
-						       offsetof(struct WARG, bt),
-						       threads[ti], 0));
+				res = bench_run(N_(lookup_thread), args,
+						sizeof(args[0]),
+						offsetof(struct WARG, bt),
+						threads[ti], 0);
+				bench_report_rates(wl, cname, threads[ti], n,
+						   res.ops, res.wall, res.cpu);
 			}
 		}
 		N_(tbl_destroy)(&t);
@@ -575,11 +621,10 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 					.gen = gen, .lo = n * i / nt,
 					.hi = n * (i + 1) / nt };
 			snprintf(wl, sizeof(wl), "churn_%s", STR(KS));
-			bench_report(wl, cname, nt, n,
-				     bench_run(N_(churn_thread), args,
-					       sizeof(args[0]),
-					       offsetof(struct WARG, bt),
-					       nt, 0));
+			res = bench_run(N_(churn_thread), args, sizeof(args[0]),
+					offsetof(struct WARG, bt), nt, 0);
+			bench_report_rates(wl, cname, nt, n, res.ops, res.wall,
+					   res.cpu);
 			N_(tbl_destroy)(&t);
 			free(objs);
 			free(gen);
@@ -588,6 +633,7 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 		for (ti = 0; ti < nthreads; ti++) {
 			void **objs = calloc(n, sizeof(*objs));
 			int nt = threads[ti];
+			double settled, pcpu;
 			unsigned long k;
 
 			if (!objs)
@@ -602,12 +648,21 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 				args[i] = (struct WARG){
 					.t = &t, .n = n, .objs = objs,
 					.lo = n * i / nt, .hi = n * (i + 1) / nt };
+			res = bench_run(N_(grow_thread), args, sizeof(args[0]),
+					offsetof(struct WARG, bt), nt,
+					BENCH_RUN_TO_END);
+			/* the inserters, then until no resize is left to do */
+			N_(settle)(&t);
+			settled = rht_now() - res.t0;
+			pcpu = clock_secs(CLOCK_PROCESS_CPUTIME_ID) - res.pcpu0;
 			snprintf(wl, sizeof(wl), "grow_%s", STR(KS));
-			bench_report(wl, cname, nt, n,
-				     bench_run(N_(grow_thread), args,
-					       sizeof(args[0]),
-					       offsetof(struct WARG, bt),
-					       nt, BENCH_RUN_TO_END));
+			bench_report_rates(wl, cname, nt, n, res.ops, res.wall,
+					   res.cpu);
+			snprintf(wl, sizeof(wl), "grow_settled_%s", STR(KS));
+			bench_report_rates(wl, cname, nt, n, res.ops, settled,
+					   pcpu);
+			if (kind == C_RHT)
+				N_(report_resizes)(&t, cname, nt, n);
 			N_(tbl_destroy)(&t);
 			free(objs);
 		}
@@ -629,13 +684,13 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 				snprintf(wl, sizeof(wl), "%s_%s",
 					 storm ? "lookup_resize_storm" :
 						 "lookup_no_storm", STR(KS));
-				bench_report(wl, cname, nt, n,
-					     bench_run2(N_(lookup_thread),
-							storm ? N_(storm_thread) :
-								bench_idle_thread,
-							args, sizeof(args[0]),
-							offsetof(struct WARG, bt),
-							nt));
+				res = bench_run2(N_(lookup_thread),
+						 storm ? N_(storm_thread) :
+							 bench_idle_thread,
+						 args, sizeof(args[0]),
+						 offsetof(struct WARG, bt), nt);
+				bench_report_rates(wl, cname, nt, n, res.ops,
+						   res.wall, res.cpu);
 				N_(tbl_destroy)(&t);
 			}
 		}
@@ -666,7 +721,7 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 		after = heap_in_use();
 		snprintf(wl, sizeof(wl), "memory_bytes_per_entry_%s", STR(KS));
 		/* table memory per entry plus the link inside each object */
-		bench_report(wl, cname, 1, n,
+		bench_report(wl, cname, 1, n, "bytes_per_entry",
 			     (double)(after - before) / n + link);
 		N_(tbl_destroy)(&t);
 		free(objs);

@@ -5,27 +5,48 @@
  * contenders, liburcu's cds_lfht and a plain unsynchronised fixed-size
  * chained table ("the limit"), all hashing with jhash2 on the same keys.
  *
- *   bench -c rht|lfht|plain -f FAMILY -n ENTRIES -k u32|k16 [-t 1,2] [-d S]
+ *   bench -c rht|lfht|plain -f FAMILY -n ENTRIES -k u32|k16 [-t 1,2]
+ *         [-d SECS] [-w SECS]
  *
- * prints one CSV line "workload,contender,threads,entries,value" per
- * figure; value is operations per second, except for the memory family
- * where it is bytes per entry.  scripts/bench.sh runs the binaries
- * alternately, takes medians and draws the graphs.
+ * prints CSV lines "workload,contender,threads,entries,metric,value",
+ * where metric is one of
+ *   wall_ops_per_s   operations per second of wall-clock time
+ *   cpu_ops_per_s    operations per CPU second: divided by the CPU time
+ *                    (CLOCK_THREAD_CPUTIME_ID) the measured threads spent
+ *                    in the window, so a thread that waits for a CPU
+ *                    held by another process costs nothing
+ *   tables_per_s     tables set up and torn down per second (life)
+ *   bytes_per_entry  table memory per entry (memory)
+ *   count            how many times something happened (resizes...)
+ * Every timed figure gets one wall_ops_per_s and one cpu_ops_per_s line.
+ * Worker i runs pinned to the i-th CPU the process may use (modulo their
+ * number), the extra thread of the storm family on the next one.
+ * Duration-bound figures (lookup, churn, storm) warm up for -w seconds
+ * (0.2), then measure for -d seconds (2).  scripts/bench.sh runs the
+ * binaries round by round and scripts/bench_report.py turns the runs into
+ * medians and per-round ratios.
  *
  * Families:
- *   lookup  positive and negative lookups in a table of ENTRIES keys
+ *   lookup  positive and negative lookups in a table of ENTRIES keys, in
+ *           batches of 256 under one RCU read-side section
  *   churn   remove + insert of random keys at a steady size of ENTRIES
- *   grow    insert ENTRIES keys into an empty table
+ *   grow    insert ENTRIES keys into an empty table: the inserters alone
+ *           (grow_*), and until the table has settled (grow_settled_*:
+ *           resizes done, old arrays freed; per CPU second of the whole
+ *           process, as the resizes run in other threads); for ours also
+ *           the resizes, unzip passes and rehashes it took (count)
  *   storm   positive lookups while another thread grows and shrinks the
  *           table (ENTRIES stable keys, 3x ENTRIES extra inserted and
  *           removed over and over), and the same with that thread idle
  *   life    create 10,000 tables, put 16 keys in each, destroy them;
- *           again with tables that resize in between (tables/s)
+ *           again with tables that resize in between (tables_per_s)
  *   memory  table bytes per entry (bucket arrays, allocator overhead and
  *           the link inside each object) after inserting ENTRIES keys
  */
+#include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <sched.h>
 #include <stdarg.h>
 
 #include "rht_test.h"
@@ -38,7 +59,7 @@
 
 enum { C_RHT, C_LFHT, C_PLAIN };
 
-static double run_secs = 0.3;
+static double run_secs = 2;
 static int lfht_flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING;
 static unsigned long lfht_init = 64;	/* rhashtable starts at 64 too */
 
@@ -108,23 +129,107 @@ static inline void kmake_k16(struct k16 *k, unsigned long i)
 
 /* ---- threads ------------------------------------------------------------ */
 
+/*
+ * A worker counts its operations and calls bench_thread_tick() once per
+ * batch; the first tick after the main thread opens the measured window
+ * takes the start snapshot (operation count and thread CPU time), and
+ * bench_thread_done() the end one.  The window opens after the warm-up,
+ * or at once for workloads that run to their end.
+ */
 struct bench_thread {
 	pthread_t tid;
 	u64 seed;
-	u64 ops;
+	u64 ops;		/* operations inside the measured window */
+	u64 ops0;		/* operation count at the start snapshot */
+	double cpu0, cpu1;	/* thread CPU time at start and end */
+	bool measuring;		/* start snapshot taken */
+};
+
+/* What one timed run measured. */
+struct bench_result {
+	u64 ops;		/* operations of the measured threads */
+	double wall;		/* seconds the window stayed open */
+	double cpu;		/* CPU seconds the measured threads spent */
+	double t0;		/* rht_now() at the opening of the window */
+	double pcpu0;		/* process CPU time at the opening */
 };
 
 static pthread_barrier_t start_barrier;
-static int stop_flag;
+static int stop_flag, measure_flag;
+static double warmup_secs = 0.2;
+static int cpu_ids[BENCH_MAX_THREADS + 1], nr_cpu_ids_allowed;
+
+static double clock_secs(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The CPUs this process may run on; worker i is pinned to the i-th. */
+static void bench_cpus_init(void)
+{
+	cpu_set_t set;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		CPU_ZERO(&set);
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (nr_cpu_ids_allowed == ARRAY_SIZE(cpu_ids))
+			break;
+		if (CPU_ISSET(c, &set))
+			cpu_ids[nr_cpu_ids_allowed++] = c;
+	}
+	if (!nr_cpu_ids_allowed)
+		cpu_ids[nr_cpu_ids_allowed++] = 0;
+}
+
+static void bench_pin(pthread_t tid, int i)
+{
+	static bool warned;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu_ids[i % nr_cpu_ids_allowed], &set);
+	if (pthread_setaffinity_np(tid, sizeof(set), &set) && !warned) {
+		warned = true;
+		fprintf(stderr, "bench: cannot pin threads, running unpinned\n");
+	}
+}
 
 static bool bench_stopping(void)
 {
 	return __atomic_load_n(&stop_flag, __ATOMIC_RELAXED);
 }
 
+/* Once per batch: take the start snapshot when the window has opened. */
+static inline void bench_thread_tick(struct bench_thread *bt, u64 ops)
+{
+	if (likely(bt->measuring) ||
+	    !__atomic_load_n(&measure_flag, __ATOMIC_ACQUIRE))
+		return;
+	bt->measuring = true;
+	bt->ops0 = ops;
+	bt->cpu0 = clock_secs(CLOCK_THREAD_CPUTIME_ID);
+}
+
 static void bench_thread_ready(struct bench_thread *bt)
 {
 	pthread_barrier_wait(&start_barrier);
+	bench_thread_tick(bt, 0);
+}
+
+/* Every worker ends with this, @ops being all it did since it started. */
+static void bench_thread_done(struct bench_thread *bt, u64 ops)
+{
+	bt->cpu1 = clock_secs(CLOCK_THREAD_CPUTIME_ID);
+	if (!bt->measuring) {
+		/* never saw the window open: nothing of it was measured */
+		bt->ops0 = ops;
+		bt->cpu0 = bt->cpu1;
+	}
+	bt->ops = ops - bt->ops0;
 }
 
 static void *bench_idle_thread(void *arg)
@@ -135,53 +240,85 @@ static void *bench_idle_thread(void *arg)
 	return NULL;
 }
 
+static void bench_sleep(double secs)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)secs,
+		.tv_nsec = (long)((secs - (time_t)secs) * 1e9),
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static struct bench_thread *bench_bt(void *args, size_t stride,
+				     size_t bt_off, int i)
+{
+	return (void *)((char *)args + i * stride + bt_off);
+}
+
 /*
  * Start @n threads running @fn (and one running @fn2 if given) on the
- * argument array, let them run for run_secs (or to their end) and return
- * the ops per second of the @fn threads.
+ * argument array, each pinned to a CPU of its own as far as they go.
+ * Duration-bound runs warm up for warmup_secs, then measure for run_secs;
+ * with BENCH_RUN_TO_END the threads are measured from start to end.  Only
+ * the @fn threads are measured.
  */
-static double bench_run_common(void *(*fn)(void *), void *(*fn2)(void *),
-			       void *args, size_t stride, size_t bt_off, int n,
-			       int flags)
+static struct bench_result bench_run_common(void *(*fn)(void *),
+					    void *(*fn2)(void *), void *args,
+					    size_t stride, size_t bt_off,
+					    int n, int flags)
 {
 	int total = n + (fn2 ? 1 : 0), i;
-	double t0, t1;
-	u64 ops = 0;
+	struct bench_result res = { 0 };
+	bool to_end = flags & BENCH_RUN_TO_END;
 
 	if (n < 1 || n > BENCH_MAX_THREADS)
 		die("bad thread count %d", n);
 	__atomic_store_n(&stop_flag, 0, __ATOMIC_RELAXED);
+	/* a run to the end is measured from its first operation */
+	__atomic_store_n(&measure_flag, to_end, __ATOMIC_RELEASE);
 	pthread_barrier_init(&start_barrier, NULL, total + 1);
 	for (i = 0; i < total; i++) {
 		void *a = (char *)args + i * stride;
-		struct bench_thread *bt = (void *)((char *)a + bt_off);
+		struct bench_thread *bt = bench_bt(args, stride, bt_off, i);
 
 		bt->seed = 0x9e3779b97f4a7c15ULL * (i + 1);
 		bt->ops = 0;
+		bt->measuring = false;
 		if (pthread_create(&bt->tid, NULL, i < n ? fn : fn2, a))
 			die("pthread_create");
+		bench_pin(bt->tid, i);
 	}
-	/* before the barrier: a worker may finish before we run again */
-	t0 = rht_now();
-	pthread_barrier_wait(&start_barrier);
-	if (!(flags & BENCH_RUN_TO_END)) {
-		usleep((useconds_t)(run_secs * 1e6));
+	if (to_end) {
+		/* before the barrier: a worker may finish before we run again */
+		res.t0 = rht_now();
+		res.pcpu0 = clock_secs(CLOCK_PROCESS_CPUTIME_ID);
+		pthread_barrier_wait(&start_barrier);
+	} else {
+		pthread_barrier_wait(&start_barrier);
+		bench_sleep(warmup_secs);
+		res.t0 = rht_now();
+		res.pcpu0 = clock_secs(CLOCK_PROCESS_CPUTIME_ID);
+		__atomic_store_n(&measure_flag, 1, __ATOMIC_RELEASE);
+		bench_sleep(run_secs);
 		__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
+		res.wall = rht_now() - res.t0;
 	}
 	for (i = 0; i < n; i++) {
-		struct bench_thread *bt = (void *)((char *)args + i * stride +
-						   bt_off);
+		struct bench_thread *bt = bench_bt(args, stride, bt_off, i);
 
 		pthread_join(bt->tid, NULL);
-		ops += bt->ops;
+		res.ops += bt->ops;
+		res.cpu += bt->cpu1 - bt->cpu0;
 	}
-	t1 = rht_now();
+	if (to_end)
+		res.wall = rht_now() - res.t0;
 	__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
 	for (; i < total; i++)
-		pthread_join(((struct bench_thread *)((char *)args + i * stride +
-						       bt_off))->tid, NULL);
+		pthread_join(bench_bt(args, stride, bt_off, i)->tid, NULL);
 	pthread_barrier_destroy(&start_barrier);
-	return ops / (t1 - t0);
+	return res;
 }
 
 #define bench_run(fn, args, stride, off, n, flags)			\
@@ -192,11 +329,24 @@ static double bench_run_common(void *(*fn)(void *), void *(*fn2)(void *),
 static const char *impl_label = RHT_IMPL_NAME;
 
 static void bench_report(const char *workload, const char *contender,
-			 int threads, unsigned long entries, double value)
+			 int threads, unsigned long entries,
+			 const char *metric, double value)
 {
-	printf("%s,%s,%d,%lu,%.1f\n", workload, contender, threads, entries,
-	       value);
+	/* counts are whole numbers, everything else gets two decimals */
+	printf("%s,%s,%d,%lu,%s,%.*f\n", workload, contender, threads,
+	       entries, metric, strcmp(metric, "count") ? 2 : 0, value);
 	fflush(stdout);
+}
+
+/* Both rates of a timed figure: per wall-clock second, per CPU second. */
+static void bench_report_rates(const char *workload, const char *contender,
+			       int threads, unsigned long entries,
+			       u64 ops, double wall, double cpu)
+{
+	bench_report(workload, contender, threads, entries, "wall_ops_per_s",
+		     wall > 0 ? ops / wall : 0);
+	bench_report(workload, contender, threads, entries, "cpu_ops_per_s",
+		     cpu > 0 ? ops / cpu : 0);
 }
 
 /* ---- the per-key-type code ---------------------------------------------- */
@@ -232,7 +382,7 @@ int main(int argc, char **argv)
 		lfht_init = strtoul(getenv("BENCH_LFHT_INIT"), NULL, 0);
 	if (getenv("BENCH_LFHT_FLAGS"))
 		lfht_flags = atoi(getenv("BENCH_LFHT_FLAGS"));
-	while ((c = getopt(argc, argv, "c:f:n:k:t:d:")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:n:k:t:d:w:")) != -1) {
 		switch (c) {
 		case 'c':
 			cname = optarg;
@@ -252,9 +402,12 @@ int main(int argc, char **argv)
 		case 'd':
 			run_secs = atof(optarg);
 			break;
+		case 'w':
+			warmup_secs = atof(optarg);
+			break;
 		default:
 			die("%s",
-			    "usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory|life -n N -k u32|k16 [-t 1,2] [-d secs]");
+			    "usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory|life -n N -k u32|k16 [-t 1,2] [-d secs] [-w secs]");
 		}
 	}
 	if (!strcmp(cname, "rht")) {
@@ -268,6 +421,7 @@ int main(int argc, char **argv)
 	} else {
 		die("unknown contender %s", cname);
 	}
+	bench_cpus_init();
 	if (tlist) {
 		char *s = strtok(tlist, ",");
 
