@@ -893,7 +893,15 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 
 	rcu_read_lock();
 	rht_dom_lock(ht, &d, obj);
-	dup = rht_dom_find(ht, &d, key, &chain);
+	/*
+	 * Without a key to look for, the chain is walked only to measure
+	 * it, for the long-chain check.  While a resize runs that says
+	 * nothing about the hash (the table is behind its load, a path may
+	 * hold both buckets of a pair) and costs a cache miss per object on
+	 * most inserts of a fast-growing table; the check resumes with the
+	 * resize done.
+	 */
+	dup = key || !d.t ? rht_dom_find(ht, &d, key, &chain) : NULL;
 	if (dup && !ht->rhlist) {
 		ret = rht_obj(ht, dup);
 	} else if (dup) {

@@ -860,7 +860,8 @@ static __always_inline bool rht_key_differs(struct rhashtable *ht,
 					    const struct rhashtable_params params)
 {
 	struct rhashtable_compare_arg arg = { .ht = ht, .key = key };
-	const char *obj = rht_obj(ht, he);
+	/* The caller's constant, not a load from @ht at every step. */
+	const char *obj = (const char *)he - params.head_offset;
 
 	if (params.obj_cmpfn)
 		return params.obj_cmpfn(&arg, obj);
