@@ -1788,9 +1788,9 @@ static void rht_test_dawdle_mid_resize(struct rhashtable *ht,
 	complete(&rht_test_mid_resize.in_resize);
 	for (i = 0; i < 50 && !atomic_read(&rht_test_mid_resize.destroying);
 	     i++)
-		msleep(2);
+		usleep_range(2000, 3000);
 	/* Give destroy time to get as far as it can before we go on. */
-	msleep(5);
+	usleep_range(5000, 6000);
 	if (atomic_read(&rht_test_mid_resize.destroying))
 		rht_test_mid_resize.overlapped++;
 }
@@ -1810,6 +1810,7 @@ static void rht_test_free_and_destroy_while_worker_resizes(struct kunit *test)
 	struct rhashtable_params p = rht_test_params;
 	struct rht_test_obj *objs = rht_test_objs(test, 100, 1);
 	unsigned int round, i, bad = 0;
+	unsigned long left;
 	struct rhashtable *ht;
 	atomic_t freed;
 
@@ -1832,8 +1833,9 @@ static void rht_test_free_and_destroy_while_worker_resizes(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, rhashtable_remove_fast(ht, &objs[0].node,
 							     p), 0);
 		rht_test_insert_all(test, ht, objs, 1);
-		KUNIT_ASSERT_NE(test, wait_for_completion_timeout(
-				&rht_test_mid_resize.in_resize, 10 * HZ), 0UL);
+		left = wait_for_completion_timeout(&rht_test_mid_resize.in_resize,
+						   10 * HZ);
+		KUNIT_ASSERT_NE(test, left, 0UL);
 		atomic_set(&rht_test_mid_resize.destroying, 1);
 		atomic_set(&freed, 0);
 		rht_test_free_and_destroy(test, ht, rht_test_free_obj, &freed);
