@@ -160,15 +160,18 @@ struct rhashtable_stats {
  * more than 6.12's: the 3.17 members of &struct rhashtable_params.
  */
 struct rhashtable {
+	/* Read by every lookup: the array and the parameters first. */
 	struct bucket_table __rcu	*tbl;
-	unsigned int			key_len;
-	unsigned int			max_elems;
 	struct rhashtable_params	p;
+	unsigned int			max_elems;
+	unsigned int			key_len;
 	bool				rhlist;
-	struct mutex			mutex;	/* worker, explicit resizes */
+	/* The worker's, and the slow paths'. */
+	struct mutex			mutex;
 	struct work_struct		run_work;
-	spinlock_t			lock;	/* walker lists */
+	/* Written by every update: away from the lines lookups read. */
 	atomic_t			nelems;
+	spinlock_t			lock;	/* walker lists */
 #ifdef CONFIG_MEM_ALLOC_PROFILING
 	struct alloc_tag		*alloc_tag;
 #endif
