@@ -1927,12 +1927,43 @@ static void rhl_teardown(void)
 	      rht_shim_warn_count());
 }
 
+/*
+ * Watch @table for the run's duration: count its size changes, note its
+ * peak size, and every checkpoint interval @audit it with the other
+ * threads paused and no allocation failing.
+ */
+static void watch_table(struct rhashtable *table, void (*audit)(const char *),
+			unsigned long *changes, unsigned long *peak)
+{
+	double start = rht_now(), next_audit;
+	unsigned long last = rht_test_table_size(table);
+
+	next_audit = start + opt.checkpoint_ms / 1000.0;
+	*peak = last;
+	while (rht_now() - start < opt.secs) {
+		unsigned long size;
+
+		usleep(1000);
+		size = rht_test_table_size(table);
+		*changes += size != last;
+		last = size;
+		*peak = max(*peak, size);
+		if (opt.checkpoint_ms > 0 && rht_now() >= next_audit) {
+			pause_all();
+			rht_set_fail_ppm(0);
+			audit("checkpoint");
+			rht_set_fail_ppm(opt.fail_ppm);
+			resume_all();
+			next_audit = rht_now() + opt.checkpoint_ms / 1000.0;
+		}
+	}
+}
+
 /* The run of -L; main() has parsed the options. */
 static int rhl_run(void)
 {
-	unsigned long last_size, peak_size, size_changes = 0;
+	unsigned long peak_size, size_changes = 0;
 	pthread_t walker_tid, resizer_tid;
-	double start, next_audit;
 	struct stats sum;
 	int i, err;
 	u32 j;
@@ -2006,27 +2037,7 @@ static int rhl_run(void)
 	(void)resizer_tid;
 #endif
 
-	start = rht_now();
-	next_audit = start + opt.checkpoint_ms / 1000.0;
-	last_size = rht_test_table_size(&hlt.ht);
-	peak_size = last_size;
-	while (rht_now() - start < opt.secs) {
-		unsigned long size;
-
-		usleep(1000);
-		size = rht_test_table_size(&hlt.ht);
-		size_changes += size != last_size;
-		last_size = size;
-		peak_size = max(peak_size, size);
-		if (opt.checkpoint_ms > 0 && rht_now() >= next_audit) {
-			pause_all();
-			rht_set_fail_ppm(0);
-			rhl_audit("checkpoint");
-			rht_set_fail_ppm(opt.fail_ppm);
-			resume_all();
-			next_audit = rht_now() + opt.checkpoint_ms / 1000.0;
-		}
-	}
+	watch_table(&hlt.ht, rhl_audit, &size_changes, &peak_size);
 
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	resume_all();
@@ -2122,8 +2133,7 @@ int main(int argc, char **argv)
 {
 	pthread_t walker_tid, resizer_tid;
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long last_size, peak_size, size_changes = 0;
-	double start, next_audit;
+	unsigned long peak_size, size_changes = 0;
 	struct stats sum;
 	int c, i, err;
 
@@ -2262,27 +2272,7 @@ int main(int argc, char **argv)
 	(void)resizer_tid;
 #endif
 
-	start = rht_now();
-	next_audit = start + opt.checkpoint_ms / 1000.0;
-	last_size = rht_test_table_size(&ht);
-	peak_size = last_size;
-	while (rht_now() - start < opt.secs) {
-		unsigned long size;
-
-		usleep(1000);
-		size = rht_test_table_size(&ht);
-		size_changes += size != last_size;
-		last_size = size;
-		peak_size = max(peak_size, size);
-		if (opt.checkpoint_ms > 0 && rht_now() >= next_audit) {
-			pause_all();
-			rht_set_fail_ppm(0);
-			audit_table("checkpoint");
-			rht_set_fail_ppm(opt.fail_ppm);
-			resume_all();
-			next_audit = rht_now() + opt.checkpoint_ms / 1000.0;
-		}
-	}
+	watch_table(&ht, audit_table, &size_changes, &peak_size);
 
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	resume_all();
