@@ -2383,6 +2383,43 @@ static void rht_test_walk_stopped_at_removed_object_returns_eagain(struct kunit 
 	KUNIT_EXPECT_EQ(test, rht_test_walk_missed(&w, objs, 30), 0U);
 }
 
+/*
+ * Stop on the second object of a four-object chain, then remove that
+ * object and insert it again: it is back in its bucket, now at the head,
+ * and its successor is the old head.  Resuming after it would return the
+ * old head a second time; the walk must notice and redo the bucket.
+ */
+static void rht_test_walk_stopped_at_reinserted_object_redoes_bucket(struct kunit *test)
+{
+	struct rhashtable_iter iter;
+	struct rht_test_obj *objs, *at;
+	struct rht_test_walk w;
+	struct rhashtable *ht;
+	void *next;
+
+	ht = rht_test_chain(test, &objs, 4);
+	rht_test_walk_init(test, &w, 4);
+	rhashtable_walk_enter(ht, &iter);
+	rhashtable_walk_start(&iter);
+	rht_test_walk_saw(&w, rhashtable_walk_next(&iter));
+	at = rhashtable_walk_next(&iter);
+	rht_test_walk_saw(&w, at);
+	rhashtable_walk_stop(&iter);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, at);
+	KUNIT_ASSERT_TRUE(test, rht_test_seed_remove(ht, at));
+	KUNIT_ASSERT_EQ(test, rht_test_seed_insert(ht, at), 0);
+	rhashtable_walk_start(&iter);
+	next = rhashtable_walk_next(&iter);
+	rht_test_walk_saw(&w, next);
+	while (rht_test_walk_saw(&w, rhashtable_walk_next(&iter)))
+		;
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(next), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, w.dups, 0U);
+	KUNIT_EXPECT_EQ(test, rht_test_walk_missed(&w, objs, 4), 0U);
+}
+
 static void rht_test_walk_across_resizes_terminates(struct kunit *test)
 {
 	struct rht_test_obj *objs = rht_test_objs(test, 200, 1);
@@ -3258,6 +3295,7 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_walk_peek_before_next_takes_first_object),
 	KUNIT_CASE(rht_test_walk_resumes_after_stop_with_updates),
 	KUNIT_CASE(rht_test_walk_stopped_at_removed_object_returns_eagain),
+	KUNIT_CASE(rht_test_walk_stopped_at_reinserted_object_redoes_bucket),
 	KUNIT_CASE(rht_test_walk_across_resizes_terminates),
 	KUNIT_CASE_PARAM(rht_test_init_handles_allocation_failure,
 			 rht_test_init_fault_gen_params),
