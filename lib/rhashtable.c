@@ -250,15 +250,38 @@ static void rht_test_point(struct rhashtable *ht, enum rht_test_point point,
 #endif
 
 /*
- * Chains reached through the locks of a resize are not covered by
- * lockdep_rht_bucket_is_held() of their own array; the functions below
- * document which lock protects what and dereference without the check.
+ * Chain links under a bucket lock.  While a resize runs, the lock that
+ * keeps a path still may belong to the other array (an unzip walks U's
+ * paths under T's lock), so lockdep is asked whether a bucket lock of
+ * @tbl or of an array linked to it is held: which bucket's, the comment
+ * at each use says.  Like xa_entry_locked(), every chain pointer read by
+ * an updater or the worker goes through rht_locked().
  */
-#define rht_locked(p)	rcu_dereference_protected(p, 1)
-
-static struct rhash_head *rht_next(const struct rhash_head *he)
+#ifdef CONFIG_PROVE_LOCKING
+static bool rht_lock_held(const struct bucket_table *tbl)
 {
-	return rht_locked(he->next);
+	const struct bucket_table *other;
+
+	if (!debug_locks || lock_is_held(&tbl->dep_map))
+		return true;
+	other = rcu_dereference_raw(tbl->past_tbl);
+	if (other && lock_is_held(&other->dep_map))
+		return true;
+	other = rcu_dereference_raw(tbl->future_tbl);
+	return other && lock_is_held(&other->dep_map);
+}
+#else
+#define rht_lock_held(tbl)	((void)(tbl), true)
+#endif
+
+#define rht_locked(p, tbl)	rcu_dereference_protected(p, rht_lock_held(tbl))
+#define rht_assert_locked(tbl)	lockdep_assert(rht_lock_held(tbl))
+
+/* The object after @he on a path of @tbl. */
+static struct rhash_head *rht_next(const struct bucket_table *tbl,
+				   const struct rhash_head *he)
+{
+	return rht_locked(he->next, tbl);
 }
 
 static unsigned int rht_index_of(struct rhashtable *ht,
@@ -273,7 +296,19 @@ static struct rhash_head *rht_first(struct bucket_table *tbl,
 				    unsigned int idx)
 {
 	struct rhash_lock_head __rcu **slot = rht_bucket_var(tbl, idx);
-	struct rhash_head *he = __rht_word_head(rht_locked(*slot));
+	struct rhash_head *he = __rht_word_head(rht_locked(*slot, tbl));
+
+	return he ? he : rht_nulls_of(tbl, idx);
+}
+
+/* The same, at teardown: nobody else uses the table, its mutex is held. */
+static struct rhash_head *rht_first_idle(struct rhashtable *ht,
+					 struct bucket_table *tbl,
+					 unsigned int idx)
+{
+	struct rhash_lock_head *w = rht_dereference(*rht_bucket_var(tbl, idx),
+						    ht);
+	struct rhash_head *he = __rht_word_head(w);
 
 	return he ? he : rht_nulls_of(tbl, idx);
 }
@@ -323,8 +358,10 @@ static void rht_set_first(struct bucket_table *tbl, unsigned int idx,
 {
 	unsigned long *word = (unsigned long *)rht_bucket_var(tbl, idx);
 	unsigned long want = rht_is_a_nulls(he) ? 0 : (unsigned long)he;
-	unsigned long old = READ_ONCE(*word);
+	unsigned long old;
 
+	rht_assert_locked(tbl);
+	old = READ_ONCE(*word);
 	do {
 		if ((old & ~1UL) == want)
 			return;
@@ -332,11 +369,12 @@ static void rht_set_first(struct bucket_table *tbl, unsigned int idx,
 }
 
 /* Number of objects from @he to the end of its path. */
-static unsigned int rht_path_len(struct rhash_head *he)
+static unsigned int rht_path_len(const struct bucket_table *tbl,
+				 struct rhash_head *he)
 {
 	unsigned int n = 0;
 
-	for (; !rht_is_a_nulls(he); he = rht_next(he))
+	for (; !rht_is_a_nulls(he); he = rht_next(tbl, he))
 		n++;
 	return n;
 }
@@ -345,17 +383,18 @@ static unsigned int rht_path_len(struct rhash_head *he)
  * First object shared by the paths starting at @p and @q, or NULL.  Shared
  * objects form a common tail, so equal distances from the end meet there.
  */
-static struct rhash_head *rht_meet(struct rhash_head *p, struct rhash_head *q)
+static struct rhash_head *rht_meet(const struct bucket_table *tbl,
+				   struct rhash_head *p, struct rhash_head *q)
 {
-	unsigned int lp = rht_path_len(p), lq = rht_path_len(q);
+	unsigned int lp = rht_path_len(tbl, p), lq = rht_path_len(tbl, q);
 
 	for (; lp > lq; lp--)
-		p = rht_next(p);
+		p = rht_next(tbl, p);
 	for (; lq > lp; lq--)
-		q = rht_next(q);
+		q = rht_next(tbl, q);
 	while (!rht_is_a_nulls(p) && p != q) {
-		p = rht_next(p);
-		q = rht_next(q);
+		p = rht_next(tbl, p);
+		q = rht_next(tbl, q);
 	}
 	return rht_is_a_nulls(p) ? NULL : p;
 }
@@ -371,11 +410,11 @@ static bool rht_relink_path(struct bucket_table *tbl, unsigned int idx,
 	struct rhash_head *prev = NULL, *he;
 
 	for (he = rht_first(tbl, idx); !rht_is_a_nulls(he);
-	     prev = he, he = rht_next(he)) {
+	     prev = he, he = rht_next(tbl, he)) {
 		if (he != old)
 			continue;
 		if (!repl)
-			repl = rht_next(old);
+			repl = rht_next(tbl, old);
 		if (prev)
 			rcu_assign_pointer(prev->next, repl);
 		else
@@ -768,7 +807,7 @@ static struct rhash_head *rht_dom_find(struct rhashtable *ht,
 
 	for (i = 0; i < n; i++) {
 		for (he = rht_first(r[i].tbl, r[i].idx); !rht_is_a_nulls(he);
-		     he = rht_next(he)) {
+		     he = rht_next(r[i].tbl, he)) {
 			if (++*chain > RHT_ELASTICITY && !key)
 				return NULL;
 			if (key && !rht_key_differs(ht, key, he, ht->p))
@@ -818,23 +857,26 @@ static int rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
 
 	for (i = 0; i < n; i++) {
 		for (he = rht_first(r[i].tbl, r[i].idx); !rht_is_a_nulls(he);
-		     he = rht_next(he)) {
+		     he = rht_next(r[i].tbl, he)) {
 			first = container_of(he, struct rhlist_head, rhead);
 			if (first == victim) {
-				l = rht_locked(first->next);
+				l = rht_locked(first->next, r[i].tbl);
 				if (!l)
 					return rht_dom_relink(ht, d, he, NULL);
 				/* @l takes @first's place mid-chain. */
 				rht_dom_bump(d);
-				RCU_INIT_POINTER(l->rhead.next, rht_next(he));
+				RCU_INIT_POINTER(l->rhead.next,
+						 rht_next(r[i].tbl, he));
 				rht_dom_relink(ht, d, he, &l->rhead);
 				return 0;
 			}
-			for (lprev = &first->next; (l = rht_locked(*lprev));
+			for (lprev = &first->next;
+			     (l = rht_locked(*lprev, r[i].tbl));
 			     lprev = &l->next) {
 				if (l == victim) {
 					rcu_assign_pointer(*lprev,
-							   rht_locked(l->next));
+							   rht_locked(l->next,
+								      r[i].tbl));
 					return 0;
 				}
 			}
@@ -908,7 +950,7 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 		/* Joins the key's list; rhltables count keys, as in 6.12. */
 		first = container_of(dup, struct rhlist_head, rhead);
 		list = container_of(obj, struct rhlist_head, rhead);
-		RCU_INIT_POINTER(list->next, rht_locked(first->next));
+		RCU_INIT_POINTER(list->next, rht_locked(first->next, d.u));
 		rcu_assign_pointer(first->next, list);
 		counted = false;
 	} else if (rht_grow_above_max(ht, d.u)) {
@@ -984,7 +1026,7 @@ int rhashtable_replace_slow(struct rhashtable *ht, struct rhash_head *obj_old,
 	if (rht_index_of(ht, d.u, obj_new) == d.ui &&
 	    (!d.t || rht_index_of(ht, d.t, obj_new) == d.ti)) {
 		rht_dom_bump(&d);
-		RCU_INIT_POINTER(obj_new->next, rht_next(obj_old));
+		RCU_INIT_POINTER(obj_new->next, rht_next(d.u, obj_old));
 		err = rht_dom_relink(ht, &d, obj_old, obj_new) ? 0 : -ENOENT;
 	}
 	rht_dom_unlock(&d);
@@ -1008,7 +1050,8 @@ static void rht_unzip_link(struct rhashtable *ht, struct bucket_table *t,
 	struct rhash_head *he;
 	int side;
 
-	for (he = rht_first(t, x); !rht_is_a_nulls(he); he = rht_next(he)) {
+	rht_assert_locked(t);
+	for (he = rht_first(t, x); !rht_is_a_nulls(he); he = rht_next(t, he)) {
 		side = rht_index_of(ht, u, he) != x;
 		if (!first[side])
 			first[side] = he;
@@ -1031,17 +1074,18 @@ static bool rht_unzip_step(struct rhashtable *ht, struct bucket_table *t,
 	struct rhash_head *h[2], *meet, *prev, *he, *to;
 	int side, other;
 
+	rht_assert_locked(t);
 	h[0] = rht_first(u, idx[0]);
 	h[1] = rht_first(u, idx[1]);
-	meet = rht_meet(h[0], h[1]);
+	meet = rht_meet(u, h[0], h[1]);
 	if (!meet) {
 		/* Apart: give each path its own end marker. */
 		for (side = 0; side < 2; side++) {
 			prev = NULL;
-			for (he = h[side]; !rht_is_a_nulls(he); he = rht_next(he))
+			for (he = h[side]; !rht_is_a_nulls(he); he = rht_next(u, he))
 				prev = he;
 			to = rht_nulls_of(u, idx[side]);
-			if (prev && rht_next(prev) != to)
+			if (prev && rht_next(u, prev) != to)
 				rcu_assign_pointer(prev->next, to);
 		}
 		return false;
@@ -1054,9 +1098,9 @@ static bool rht_unzip_step(struct rhashtable *ht, struct bucket_table *t,
 	side = rht_index_of(ht, u, meet) != idx[0];
 	other = !side;
 	prev = NULL;
-	for (he = h[other]; he != meet; he = rht_next(he))
+	for (he = h[other]; he != meet; he = rht_next(u, he))
 		prev = he;
-	for (to = rht_next(meet); !rht_is_a_nulls(to); to = rht_next(to))
+	for (to = rht_next(u, meet); !rht_is_a_nulls(to); to = rht_next(u, to))
 		if (rht_index_of(ht, u, to) == idx[other])
 			break;
 	if (rht_is_a_nulls(to))
@@ -1122,6 +1166,7 @@ static void rht_zip_pair(struct rhashtable *ht, struct bucket_table *t,
 	struct rhash_head *end = rht_nulls_of(u, x);
 	struct rhash_head *he, *prev, *join, *to;
 
+	rht_assert_locked(t);
 	/*
 	 * A reader of T that an update carried from chain x to x + |U| used
 	 * to end on a foreign marker; once zipped, it ends on U's, which
@@ -1132,7 +1177,7 @@ static void rht_zip_pair(struct rhashtable *ht, struct bucket_table *t,
 	rht_seq_bump(u, x);
 
 	if (!rht_is_a_nulls(hy)) {
-		for (prev = hy; !rht_is_a_nulls(he = rht_next(prev));)
+		for (prev = hy; !rht_is_a_nulls(he = rht_next(t, prev));)
 			prev = he;
 		if (he != end)
 			rcu_assign_pointer(prev->next, end);
@@ -1140,7 +1185,7 @@ static void rht_zip_pair(struct rhashtable *ht, struct bucket_table *t,
 	/* The first chain ends where it joins the second, or at a marker. */
 	join = NULL;
 	if (!rht_is_a_nulls(hx) && !rht_is_a_nulls(hy))
-		join = rht_meet(hx, hy);
+		join = rht_meet(t, hx, hy);
 	if (join && join == hx) {
 		/* Its last object was removed: T's bucket x has none left. */
 		rht_set_first(t, x, rht_nulls_of(t, x));
@@ -1150,7 +1195,7 @@ static void rht_zip_pair(struct rhashtable *ht, struct bucket_table *t,
 		rht_set_first(u, x, hy);
 		return;
 	}
-	for (prev = hx; !rht_is_a_nulls(he = rht_next(prev)) && he != join;)
+	for (prev = hx; !rht_is_a_nulls(he = rht_next(t, prev)) && he != join;)
 		prev = he;
 	to = rht_is_a_nulls(hy) ? end : hy;
 	if (he != to)
@@ -1193,7 +1238,7 @@ static void rht_move_bucket(struct rhashtable *ht, struct bucket_table *t,
 
 	tflags = rht_lock(t, tb);
 	while (!rht_is_a_nulls(he = rht_first(t, x))) {
-		rest = rht_next(he);
+		rest = rht_next(t, he);
 		ui = rht_index_of(ht, u, he);
 		ub = rht_bucket_var(u, ui);
 		uflags = rht_lock_nested(u, ub, SINGLE_DEPTH_NESTING);
@@ -1716,15 +1761,16 @@ static void rht_free_objects(struct rhashtable *ht, struct bucket_table *tbl,
 	unsigned int i;
 
 	for (i = 0; i < tbl->size; i++) {
-		for (he = rht_first(tbl, i); !rht_is_a_nulls(he); he = next) {
-			next = rht_next(he);
+		for (he = rht_first_idle(ht, tbl, i); !rht_is_a_nulls(he);
+		     he = next) {
+			next = rht_dereference(he->next, ht);
 			if (!ht->rhlist) {
 				free_fn(rht_obj(ht, he), arg);
 				continue;
 			}
 			l = container_of(he, struct rhlist_head, rhead);
 			for (; l; l = ln) {
-				ln = rht_locked(l->next);
+				ln = rht_dereference(l->next, ht);
 				free_fn(rht_obj(ht, &l->rhead), arg);
 			}
 		}
@@ -2227,8 +2273,8 @@ void rhashtable_remove_pprev(struct rhashtable *ht, struct rhash_head *obj,
 	rcu_read_lock();
 	rht_dom_lock(ht, &d, obj);
 	if (d.phase == RHT_PH_NONE && (void *)pprev != (void *)d.ub &&
-	    rht_locked(*pprev) == obj) {
-		rcu_assign_pointer(*pprev, rht_next(obj));
+	    rht_locked(*pprev, d.u) == obj) {
+		rcu_assign_pointer(*pprev, rht_next(d.u, obj));
 		done = true;
 	}
 	rht_dom_unlock(&d);
@@ -2367,8 +2413,8 @@ static unsigned int rht_validate_array(struct rhashtable *ht,
 
 	for (i = 0; i < tbl->size; i++) {
 		steps = 0;
-		for (he = rht_first(tbl, i); !rht_is_a_nulls(he);
-		     he = rht_next(he)) {
+		for (he = rht_head_rcu(tbl, rht_bucket(tbl, i), i);
+		     !rht_is_a_nulls(he); he = rcu_dereference(he->next)) {
 			if (++steps > bound) {
 				pr_err("rhashtable: %p: bucket %u of %u: cycle\n",
 				       ht, i, tbl->size);
@@ -2426,6 +2472,23 @@ int rht_test_validate(struct rhashtable *ht)
 	return bad;
 }
 EXPORT_SYMBOL_IF_KUNIT(rht_test_validate);
+
+/**
+ * rht_test_lock_held - would the chain accessors accept the caller's locks?
+ * @tbl: a bucket array of a table
+ *
+ * The condition rht_locked() gives lockdep, for the tests to check that it
+ * is false without a bucket lock and true with one.
+ *
+ * Context: any context.
+ * Return: whether a bucket lock of @tbl, or of an array linked to it, is
+ * held (always true without CONFIG_PROVE_LOCKING or once lockdep is off).
+ */
+bool rht_test_lock_held(const struct bucket_table *tbl)
+{
+	return rht_lock_held(tbl);
+}
+EXPORT_SYMBOL_IF_KUNIT(rht_test_lock_held);
 #endif
 
 /**

@@ -53,6 +53,7 @@ struct rht_test_hooks {
 void rht_test_set_hooks(const struct rht_test_hooks *hooks);
 int rht_test_resize(struct rhashtable *ht, unsigned int size, bool reseed);
 int rht_test_validate(struct rhashtable *ht);
+bool rht_test_lock_held(const struct bucket_table *tbl);
 unsigned int rht_test_resize_step(struct rhashtable *ht);
 void rht_test_retry_now(struct rhashtable *ht);
 

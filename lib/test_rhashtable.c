@@ -1693,6 +1693,40 @@ static void rht_test_bucket_walks_under_lock_visit_each_object_once(struct kunit
 	KUNIT_EXPECT_EQ(test, wrong_next, 0U);
 }
 
+/*
+ * Lockdep checks every chain pointer an updater or the worker reads
+ * (rht_locked()): its condition must be false without a bucket lock, or
+ * a helper called without its lock would go unnoticed.
+ */
+static void rht_test_chain_access_without_lock_is_caught(struct kunit *test)
+{
+	struct rht_test_obj *objs = rht_test_objs(test, 4, 1);
+	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
+	bool unlocked, locked, bucket_unlocked, bucket_locked;
+	struct rhash_lock_head __rcu **bkt;
+	struct bucket_table *tbl;
+	unsigned long flags;
+
+	if (!IS_ENABLED(CONFIG_PROVE_LOCKING))
+		kunit_skip(test, "needs CONFIG_PROVE_LOCKING");
+	KUNIT_ASSERT_TRUE(test, debug_locks);
+	rht_test_insert_all(test, ht, objs, 4);
+	rcu_read_lock();
+	tbl = rht_dereference_rcu(ht->tbl, ht);
+	bkt = rht_bucket_var(tbl, 0);
+	unlocked = rht_test_lock_held(tbl);
+	bucket_unlocked = lockdep_rht_bucket_is_held(tbl, 0);
+	flags = rht_lock(tbl, bkt);
+	locked = rht_test_lock_held(tbl);
+	bucket_locked = lockdep_rht_bucket_is_held(tbl, 0);
+	rht_unlock(tbl, bkt, flags);
+	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE(test, unlocked);
+	KUNIT_EXPECT_FALSE(test, bucket_unlocked);
+	KUNIT_EXPECT_TRUE(test, locked);
+	KUNIT_EXPECT_TRUE(test, bucket_locked);
+}
+
 static void rht_test_rcu_bucket_walks_end_on_bucket_marker(struct kunit *test)
 {
 	struct rht_test_obj *objs = rht_test_objs(test, 40, 1);
@@ -3277,6 +3311,7 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_insert_fast_returns_e2big_at_max_elems),
 	KUNIT_CASE(rht_test_count_is_exact_after_inserts_and_removes),
 	KUNIT_CASE(rht_test_bucket_walks_under_lock_visit_each_object_once),
+	KUNIT_CASE(rht_test_chain_access_without_lock_is_caught),
 	KUNIT_CASE(rht_test_rcu_bucket_walks_end_on_bucket_marker),
 	KUNIT_CASE(rht_test_free_and_destroy_calls_free_fn_once_per_object),
 	KUNIT_CASE(rht_test_free_and_destroy_while_worker_resizes),

@@ -89,7 +89,7 @@ MUTATIONS = [
          why='an rhltable counts duplicates'),
     # --- shrinking -----------------------------------------------------------
     dict(id='never-shrink', cls='shrinking', file=C,
-         old='\t\tshrink = ht->p.automatic_shrinking && n < size * 3 / 10;',
+         old='\t\tshrink = ht->p.automatic_shrinking && rht_load_below_30(n, size);',
          new='\t\tshrink = false;',
          why='automatic shrinking never happens'),
     dict(id='shrink-below-min', cls='shrinking', file=C,
@@ -133,7 +133,7 @@ MUTATIONS = [
          new='\t\tif (rht_index_of(ht, u, to) == idx[other] && to != rht_next(meet))\n\t\t\tbreak;',
          why='an unzip cut skips one object of its own side too'),
     dict(id='unzip-apart-no-own-marker', cls='unzip', file=C,
-         old='\t\t\tif (prev && rht_next(prev) != to)\n\t\t\t\trcu_assign_pointer(prev->next, to);',
+         old='\t\t\tif (prev && rht_next(u, prev) != to)\n\t\t\t\trcu_assign_pointer(prev->next, to);',
          new='',
          why='unzipped chains keep ending on the old marker'),
     # --- teardown -------------------------------------------------------------
