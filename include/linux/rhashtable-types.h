@@ -4,8 +4,8 @@
  *
  * This header only declares what a structure embedding a table needs, so
  * that it can be included from other headers without dragging in the
- * inline fast paths of <linux/rhashtable.h>.  See Documentation/rhashtable.rst
- * for the design and the rules of use.
+ * inline fast paths of <linux/rhashtable.h>.  See
+ * Documentation/core-api/rhashtable.rst for the design and the rules of use.
  */
 #ifndef _LINUX_RHASHTABLE_TYPES_H
 #define _LINUX_RHASHTABLE_TYPES_H

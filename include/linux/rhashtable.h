@@ -13,8 +13,8 @@
  * as compile-time constants, fold into the code.  Resizes, walkers and the
  * paths taken while a resize runs live in lib/rhashtable.c.
  *
- * Documentation/rhashtable.rst describes the design, the locking rules and
- * the guarantees a lookup or a walk gets.
+ * Documentation/core-api/rhashtable.rst describes the design, the locking
+ * rules and the guarantees a lookup or a walk gets.
  */
 #ifndef _LINUX_RHASHTABLE_H
 #define _LINUX_RHASHTABLE_H
