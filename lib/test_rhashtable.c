@@ -2385,6 +2385,25 @@ static void rht_test_walk_resumes_after_stop_with_updates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rht_test_walk_missed(&w, objs, 300), 0U);
 }
 
+/*
+ * Resume a stopped walk and run it to the end; returns the first result
+ * after the resume, which tells whether the walk noticed a change.
+ */
+static void *rht_test_walk_finish(struct rhashtable_iter *iter,
+				  struct rht_test_walk *w)
+{
+	void *first;
+
+	rhashtable_walk_start(iter);
+	first = rhashtable_walk_next(iter);
+	rht_test_walk_saw(w, first);
+	while (rht_test_walk_saw(w, rhashtable_walk_next(iter)))
+		;
+	rhashtable_walk_stop(iter);
+	rhashtable_walk_exit(iter);
+	return first;
+}
+
 static void rht_test_walk_stopped_at_removed_object_returns_eagain(struct kunit *test)
 {
 	struct rht_test_obj *objs = rht_test_objs(test, 30, 1);
@@ -2404,13 +2423,7 @@ static void rht_test_walk_stopped_at_removed_object_returns_eagain(struct kunit 
 	KUNIT_ASSERT_EQ(test, rhashtable_remove_fast(ht, &at->node,
 						     rht_test_params), 0);
 	at->live = false;
-	rhashtable_walk_start(&iter);
-	next = rhashtable_walk_next(&iter);
-	rht_test_walk_saw(&w, next);
-	while (rht_test_walk_saw(&w, rhashtable_walk_next(&iter)))
-		;
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
+	next = rht_test_walk_finish(&iter, &w);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(next), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, w.dups, 0U);
 	KUNIT_EXPECT_EQ(test, w.stale, 0U);
@@ -2442,13 +2455,7 @@ static void rht_test_walk_stopped_at_reinserted_object_redoes_bucket(struct kuni
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, at);
 	KUNIT_ASSERT_TRUE(test, rht_test_seed_remove(ht, at));
 	KUNIT_ASSERT_EQ(test, rht_test_seed_insert(ht, at), 0);
-	rhashtable_walk_start(&iter);
-	next = rhashtable_walk_next(&iter);
-	rht_test_walk_saw(&w, next);
-	while (rht_test_walk_saw(&w, rhashtable_walk_next(&iter)))
-		;
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
+	next = rht_test_walk_finish(&iter, &w);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(next), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, w.dups, 0U);
 	KUNIT_EXPECT_EQ(test, rht_test_walk_missed(&w, objs, 4), 0U);
