@@ -959,15 +959,13 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 		if (ht->rhlist)
 			RCU_INIT_POINTER(container_of(obj, struct rhlist_head,
 						      rhead)->next, NULL);
+		rht_count_add(ht, 1);	/* before anyone can remove it */
 		rht_dom_link(ht, &d, obj);
 	}
 	rht_dom_unlock(&d);
 
-	if (!ret && counted) {
-		rht_count_add(ht, 1);
-		if (rht_insert_wants_work(ht, d.u, chain))
-			rhashtable_kick(ht, chain);
-	}
+	if (!ret && counted && rht_insert_wants_work(ht, d.u, chain))
+		rhashtable_kick(ht, chain);
 	rcu_read_unlock();
 	return ret;
 }

@@ -206,8 +206,11 @@ rht_head_hashfn(struct rhashtable *ht, const struct bucket_table *tbl,
 }
 
 /*
- * Load checks.  @nelems is exact: updates change it with one atomic each,
- * after their bucket locks are dropped.
+ * Load checks.  Updates change @nelems with one atomic each: an insert
+ * counts its object before publishing it, a removal uncounts it after
+ * unlinking it.  So @nelems never reads below the number of objects that
+ * can be found, and never below zero, which users that read it directly
+ * as an int rely on.  It may read one high per update in flight.
  */
 static inline unsigned int rht_nelems_approx(const struct rhashtable *ht)
 {
@@ -1082,8 +1085,8 @@ __rhashtable_insert_fast(struct rhashtable *ht, const void *key,
 		RCU_INIT_POINTER(container_of(obj, struct rhlist_head,
 					      rhead)->next, NULL);
 	RCU_INIT_POINTER(obj->next, head);
+	rht_count_add(ht, 1);		/* before anyone can remove it */
 	rht_assign_unlock(tbl, bkt, obj, flags);
-	rht_count_add(ht, 1);
 	if (rht_insert_wants_work(ht, tbl, chain))
 		rhashtable_kick(ht, chain);
 out:

@@ -171,7 +171,87 @@ static void rhltable_readers_see_filled_duplicates(struct kunit *test)
 	rcu_barrier();
 }
 
+/*
+ * An interrupt right after an insert unlocks its bucket removes the object
+ * again.  The insert must have counted it before it became visible, or
+ * @nelems reads -1 in the handler (and, as an unsigned load, a full
+ * table: the handler's own inserts would fail with -E2BIG).
+ */
+struct hk_irq {
+	struct rhashtable *ht;
+	struct rhltable *hlt;
+	struct hk_obj *obj;
+	struct hk_dup *dup;
+	int fired, nelems, err;
+};
+
+static bool hk_irq_remove(void *arg)
+{
+	struct hk_irq *h = arg;
+	u32 key = h->obj ? h->obj->key : h->dup->key;
+	bool seen;
+
+	rcu_read_lock();
+	seen = h->hlt ? !!rhltable_lookup(h->hlt, &key, hk_lparams) :
+			!!rhashtable_lookup(h->ht, &key, hk_params);
+	rcu_read_unlock();
+	if (!seen)
+		return false;	/* not published yet: wait for the next unlock */
+	h->fired++;
+	h->err = h->hlt ? rhltable_remove(h->hlt, &h->dup->list, hk_lparams) :
+			  rhashtable_remove_fast(h->ht, &h->obj->node,
+						 hk_params);
+	h->nelems = atomic_read(h->hlt ? &h->hlt->ht.nelems : &h->ht->nelems);
+	return true;
+}
+
+static void hk_irq_check(struct kunit *test, struct hk_irq *h, void *ret)
+{
+	rht_shim_irq_arm(NULL, NULL);
+	KUNIT_EXPECT_NULL(test, ret);
+	KUNIT_EXPECT_EQ(test, h->fired, 1);
+	KUNIT_EXPECT_EQ(test, h->err, 0);
+	KUNIT_EXPECT_EQ(test, h->nelems, 0);
+}
+
+static void insert_is_counted_before_it_is_visible(struct kunit *test)
+{
+	struct rhashtable *ht = kunit_kzalloc(test, sizeof(*ht), GFP_KERNEL);
+	struct rhltable *hlt = kunit_kzalloc(test, sizeof(*hlt), GFP_KERNEL);
+	struct hk_obj obj = { .key = 7 };
+	struct hk_dup dup = { .key = 7 };
+	struct hk_irq h = { .ht = ht, .obj = &obj };
+	u32 key = obj.key;
+
+	KUNIT_ASSERT_NOT_NULL(test, ht);
+	KUNIT_ASSERT_NOT_NULL(test, hlt);
+	KUNIT_ASSERT_EQ(test, rhashtable_init(ht, &hk_params), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, hk_destroy, ht),
+			0);
+	KUNIT_ASSERT_EQ(test, rhltable_init(hlt, &hk_lparams), 0);
+
+	/* The inline path, with no resize running. */
+	rht_shim_irq_arm(hk_irq_remove, &h);
+	hk_irq_check(test, &h, ERR_PTR(rhashtable_insert_fast(ht, &obj.node,
+							      hk_params)));
+
+	/* The out-of-line path, as net/core/xdp.c calls it. */
+	h.fired = 0;
+	rht_shim_irq_arm(hk_irq_remove, &h);
+	rcu_read_lock();
+	hk_irq_check(test, &h, rhashtable_insert_slow(ht, &key, &obj.node));
+	rcu_read_unlock();
+
+	/* An rhltable counts keys: the first object of a key is one. */
+	h = (struct hk_irq){ .hlt = hlt, .dup = &dup };
+	rht_shim_irq_arm(hk_irq_remove, &h);
+	hk_irq_check(test, &h, ERR_PTR(rhltable_insert(hlt, &dup.list,
+						       hk_lparams)));
+	rhltable_destroy(hlt);
+}
+
 static struct kunit_case hk_cases[] = {
+	KUNIT_CASE(insert_is_counted_before_it_is_visible),
 	KUNIT_CASE(nelems_never_negative_across_cpus),
 	KUNIT_CASE(rhltable_readers_see_filled_duplicates),
 	{}

@@ -121,6 +121,7 @@ void rht_shim_check_sleep(const char *file, int line, const char *what)
 
 static pthread_key_t thread_key;
 static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+
 static void cpu_id_release(int cpu);
 
 static void thread_exit(void *arg)
@@ -672,6 +673,26 @@ int rht_shim_cpu_id(void)
 void rht_shim_set_cpu(int cpu)
 {
 	rht_ctx.cpu = cpu;
+}
+
+/* An armed "interrupt" fires where the thread enables interrupts again. */
+void rht_shim_irq_arm(bool (*fn)(void *), void *arg)
+{
+	rht_ctx.irq_arg = arg;
+	rht_ctx.irq_fn = fn;
+}
+
+void rht_shim_irq_point(void)
+{
+	bool (*fn)(void *) = rht_ctx.irq_fn;
+
+	if (!fn || rht_ctx.irq_off)
+		return;
+	rht_ctx.irq_fn = NULL;		/* no nesting */
+	rht_ctx.irq_off = 1;
+	if (!fn(rht_ctx.irq_arg))
+		rht_ctx.irq_fn = fn;
+	rht_ctx.irq_off = 0;
 }
 
 static void cpu_id_release(int cpu)

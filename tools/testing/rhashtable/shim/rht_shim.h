@@ -20,6 +20,8 @@ struct rht_shim_ctx {
 	int irq_off;		/* local_irq_save() state */
 	int cpu;		/* smp_processor_id(); -1 until first use */
 	int rcu_state;		/* 0: unknown, 1: urcu-registered by us, 2: urcu-owned */
+	bool (*irq_fn)(void *);	/* rht_shim_irq_arm() */
+	void *irq_arg;
 };
 
 extern __thread struct rht_shim_ctx rht_ctx;
@@ -63,6 +65,18 @@ int rht_rcu_run_callbacks(void);
 /* ---- CPUs ---------------------------------------------------------- */
 int rht_shim_cpu_id(void);		/* assigns one on first use */
 void rht_shim_set_cpu(int cpu);
+
+/* ---- interrupts ---------------------------------------------------- */
+/*
+ * There are no interrupts in userspace; with RHT_SHIM_DEBUG a test can
+ * arm one for the calling thread.  Each time the thread enables
+ * interrupts again (local_irq_restore() back to enabled,
+ * local_irq_enable()), @fn runs there with interrupts off, as a handler
+ * would, until it returns true.  It lets a test update the table in the
+ * window right after a bucket unlock, which no timing can hit reliably.
+ */
+void rht_shim_irq_arm(bool (*fn)(void *), void *arg);
+void rht_shim_irq_point(void);
 
 /* ---- workqueues, timers, time --------------------------------------- */
 /*

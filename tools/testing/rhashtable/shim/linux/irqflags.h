@@ -5,7 +5,10 @@
 #include <linux/compiler.h>
 #include "../rht_shim.h"
 
-/* There are no interrupts; keep a per-thread flag so checks can see it. */
+/*
+ * There are no interrupts; keep a per-thread flag so checks can see it,
+ * and let a test run a handler where interrupts come back on.
+ */
 #ifdef RHT_SHIM_DEBUG
 #define local_irq_save(flags)						\
 do {									\
@@ -17,9 +20,15 @@ do {									\
 do {									\
 	barrier();							\
 	rht_ctx.irq_off = (int)(flags);					\
+	rht_shim_irq_point();						\
 } while (0)
 #define local_irq_disable()	do { rht_ctx.irq_off = 1; barrier(); } while (0)
-#define local_irq_enable()	do { barrier(); rht_ctx.irq_off = 0; } while (0)
+#define local_irq_enable()						\
+do {									\
+	barrier();							\
+	rht_ctx.irq_off = 0;						\
+	rht_shim_irq_point();						\
+} while (0)
 #define irqs_disabled()		(rht_ctx.irq_off != 0)
 #else
 #define local_irq_save(flags)	do { (flags) = 0; barrier(); } while (0)
