@@ -41,7 +41,8 @@ tree:
 patches: tree
 	rm -rf out/patches
 	mkdir -p out/patches
-	git -C $(TREE) format-patch -q -o $(CURDIR)/out/patches rht-base..rht
+	git -C $(TREE) format-patch -q --cover-letter -o $(CURDIR)/out/patches rht-base..rht
+	lab/cover.py out/patches/0000-cover-letter.patch lab/series/cover-letter.txt
 	@ls out/patches
 
 kunit: tree

@@ -54,8 +54,12 @@ fi
 # b) checkpatch, on every patch of the series.  Its SPDX check runs
 #    scripts/spdxcheck.py, which needs Debian's python3 (python3-ply and
 #    python3-git), not another python3 that may come first in PATH.
-patches=("$repo"/out/patches/*.patch)
-if [ -e "${patches[0]}" ]; then
+# The cover letter (0000-) is no patch: neither checked nor applied.
+patches=()
+for p in "$repo"/out/patches/*.patch; do
+	[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
+done
+if ((${#patches[@]})); then
 	for p in "${patches[@]}"; do
 		out=$(cd "$tree" && PATH=/usr/bin:$PATH \
 			scripts/checkpatch.pl --strict "$p" 2>&1) || true
@@ -77,7 +81,7 @@ for f in include/linux/rhashtable.h include/linux/rhashtable-types.h \
 done
 
 # d) The patches apply with git am on rht-base and give exactly rht.
-if [ -e "${patches[0]}" ]; then
+if ((${#patches[@]})); then
 	wt=$work/am-check
 	git -C "$tree" worktree prune
 	[ -d "$wt" ] || git -C "$tree" worktree add -q --detach "$wt" rht-base
