@@ -176,6 +176,9 @@ static void api_locked_bucket_walks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rht_test_validate(&ctx->ht), 0);
 }
 
+/* A loop that retries more often than this is stuck: fail, do not hang. */
+#define API_MAX_RETRIES	100
+
 /*
  * The lookup loop bcachefs runs with rht_for_each_entry_rcu_from(): retry
  * the bucket while the walk ends on another marker than its own, then go on
@@ -189,8 +192,8 @@ static struct api_obj *api_bcachefs_lookup(struct api_ctx *ctx, u32 key,
 	struct rhash_lock_head __rcu *const *bkt;
 	struct bucket_table *tbl;
 	struct api_obj *obj, *found = NULL;
+	unsigned int hash, tries = 0;
 	struct rhash_head *he;
-	unsigned int hash;
 
 	rcu_read_lock();
 	tbl = rht_dereference_rcu(ctx->ht.tbl, &ctx->ht);
@@ -198,6 +201,11 @@ static struct api_obj *api_bcachefs_lookup(struct api_ctx *ctx, u32 key,
 		hash = rht_key_hashfn(&ctx->ht, tbl, &key, api_params);
 		bkt = rht_bucket(tbl, hash);
 		do {
+			/* Nothing moves but what we move: a few retries do. */
+			if (++tries > API_MAX_RETRIES) {
+				rcu_read_unlock();
+				return ERR_PTR(-ELOOP);
+			}
 			rht_for_each_entry_rcu_from(obj, he, rht_ptr_rcu(bkt),
 						    tbl, hash, node) {
 				if (obj->key == key)

@@ -4,9 +4,9 @@
 make mutate: put each mutation of mutations.py into a scratch copy of the
 repository and run the tests against it, cheapest first, until one fails:
 
-  kunit        the KUnit suites in userspace, under ASAN (tools/testing)
-  stress-asan  the stress test, 5 s, ASAN+UBSAN
-  stress-tsan  the stress test, 5 s, TSAN
+  kunit        the KUnit suites in userspace, under ASAN and TSAN
+  stress-asan  the stress test, 5 s plain and 5 s rhltable, ASAN+UBSAN
+  stress-tsan  the same under TSAN
   fuzz         the fuzzer, 30 s, from the seed corpus
   uml          the KUnit suites in the UML kernel (make kunit)
 
@@ -62,14 +62,19 @@ def hmake(target, log):
 
 
 def layer_kunit(log):
-    return hmake(B + '/asan/kunit', log) and \
-        run([B + '/asan/kunit'], 300, log)
+    """The KUnit suites under ASAN+UBSAN and TSAN, as make harness runs them."""
+    return all(hmake('%s/%s/kunit' % (B, kind), log) and
+               run(['%s/%s/kunit' % (B, kind)], 300, log)
+               for kind in ('asan', 'tsan'))
 
 
 def layer_stress(kind):
+    """The stress test, plain table then rhltable, 5 s each."""
     def layer(log):
-        return hmake('%s/%s/stress' % (B, kind), log) and \
-            run(['%s/%s/stress' % (B, kind), '-d', '5'], 180, log)
+        binary = '%s/%s/stress' % (B, kind)
+        return hmake(binary, log) and \
+            run([binary, '-d', '5'], 180, log) and \
+            run([binary, '-L', '-d', '5'], 180, log)
     return layer
 
 
