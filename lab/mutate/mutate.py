@@ -89,6 +89,7 @@ def layer_fuzz(log):
     os.makedirs(corpus)
     return hmake(B + '/fuzz/fuzz', log) and \
         run([B + '/fuzz/fuzz', '-max_total_time=30', '-timeout=30',
+             '-artifact_prefix=' + os.path.join(OUT, 'fuzz') + '/',
              '-max_len=4096', corpus, seeds], 120, log)
 
 

@@ -80,9 +80,20 @@ MUTATIONS = [
          why='an unzip step without the pair\'s lock'),
     # --- accounting ----------------------------------------------------------
     dict(id='slow-insert-uncounted', cls='accounting', file=C,
-         old='\tif (!ret && counted) {\n\t\trht_count_add(ht, 1);',
-         new='\tif (!ret && counted) {',
+         old='\t\trht_count_add(ht, 1);\t/* before anyone can remove it */\n',
+         new='',
          why='inserts during a resize are not counted'),
+    dict(id='insert-counted-late', cls='accounting', file=H,
+         old='\trht_count_add(ht, 1);\t\t/* before anyone can remove it */\n'
+             '\trht_assign_unlock(tbl, bkt, obj, flags);\n',
+         new='\trht_assign_unlock(tbl, bkt, obj, flags);\n'
+             '\trht_count_add(ht, 1);\n',
+         why='an insert is counted after it is visible (nelems goes negative)'),
+    dict(id='long-chain-flag-stuck', cls='error paths', file=C,
+         old='\t\t\t/* Let the next long chain ask again. */\n'
+             '\t\t\tclear_bit(RHT_TBL_LONG_CHAIN, &tbl->flags);\n',
+         new='',
+         why='a long chain seen while the resizer cannot be allocated is never handled'),
     dict(id='rhl-dup-counted', cls='accounting', file=H,
          old='\t\tgoto out;\t/* rhltables count keys, as in 6.12 */',
          new='\t\trht_count_add(ht, 1);\n\t\tgoto out;',

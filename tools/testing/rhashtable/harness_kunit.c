@@ -5,6 +5,7 @@
  * machine with fewer CPUs.  Run by kunit.c with the suites of lib/.
  */
 #include <pthread.h>
+#include <unistd.h>
 
 #include <linux/kernel.h>
 #include <kunit/test.h>
@@ -12,6 +13,7 @@
 #include <linux/slab.h>
 
 #include "shim/rht_shim.h"
+#include "../../../lib/rhashtable_test.h"
 
 struct hk_obj {
 	u32 key;
@@ -250,7 +252,182 @@ static void insert_is_counted_before_it_is_visible(struct kunit *test)
 	rhltable_destroy(hlt);
 }
 
+/*
+ * Halvings while updates run on both buckets of every pair.  An update
+ * that sees the halving re-zips its pair and so reads the head of the
+ * pair's other bucket; an update that started before the halving may be
+ * changing that head on the inline path, under that bucket's lock alone.
+ * Unless the first one holds both locks of the pair, it can join its
+ * chain to an object the second is removing, which then stays reachable
+ * after it is freed.  The identity hash puts key k in bucket k mod size:
+ * buckets 0-3 get the slow updates, 4-7 (their pair partners in an array
+ * of 8) the head removals.
+ */
+#define HK_PAIRS	4
+#define HK_STABLE	2		/* per bucket, looked up throughout */
+
+struct hk_pobj {
+	u32 key;
+	struct rhash_head node;
+	struct rcu_head rcu;
+};
+
+static u32 hk_ident(const void *key, u32 len, u32 seed)
+{
+	return *(const u32 *)key;
+}
+
+static bool hk_no_policy(const struct rhashtable *ht, size_t size)
+{
+	return false;
+}
+
+static const struct rhashtable_params hk_pparams = {
+	.key_len = sizeof(u32),
+	.key_offset = offsetof(struct hk_pobj, key),
+	.head_offset = offsetof(struct hk_pobj, node),
+	.hashfn = hk_ident,
+	.min_size = HK_PAIRS,
+};
+
+struct hk_pairs {
+	struct rhashtable ht;
+	struct hk_pobj stable[2 * HK_PAIRS][HK_STABLE];
+	int stop;
+	long misses, errors, resizes, churns;
+};
+
+static void hk_pobj_free(struct rcu_head *head)
+{
+	kfree(container_of(head, struct hk_pobj, rcu));
+}
+
+/* Insert a fresh object at the head of @bucket, take it out, free it. */
+static void hk_churn(struct hk_pairs *p, u32 bucket, u32 *serial)
+{
+	struct hk_pobj *o = kzalloc(sizeof(*o), GFP_KERNEL);
+
+	if (!o)
+		return;
+	o->key = bucket + 8 * (HK_STABLE + 1 + (++*serial % 1024));
+	if (rhashtable_insert_fast(&p->ht, &o->node, hk_pparams) ||
+	    rhashtable_remove_fast(&p->ht, &o->node, hk_pparams))
+		__atomic_add_fetch(&p->errors, 1, __ATOMIC_RELAXED);
+	call_rcu(&o->rcu, hk_pobj_free);
+}
+
+static void *hk_pair_updater(void *arg)
+{
+	struct hk_pairs *p = arg;
+	static int next_id;
+	int id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+	u32 serial = id << 16, bucket = id % (2 * HK_PAIRS);
+	long n = 0;
+
+	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
+		hk_churn(p, bucket, &serial);
+		bucket = (bucket + 3) % (2 * HK_PAIRS);
+		n++;
+	}
+	__atomic_add_fetch(&p->churns, n, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void *hk_pair_reader(void *arg)
+{
+	struct hk_pairs *p = arg;
+	long misses = 0;
+	u32 i = 0, key;
+
+	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
+		i = (i + 1) % (2 * HK_PAIRS * HK_STABLE);
+		key = p->stable[i / HK_STABLE][i % HK_STABLE].key;
+		misses += !rhashtable_lookup_fast(&p->ht, &key, hk_pparams);
+	}
+	__atomic_add_fetch(&p->misses, misses, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void *hk_pair_resizer(void *arg)
+{
+	struct hk_pairs *p = arg;
+	long n = 0;
+
+	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
+		if (rhashtable_shrink(&p->ht) || rhashtable_expand(&p->ht))
+			__atomic_add_fetch(&p->errors, 1, __ATOMIC_RELAXED);
+		n += 2;
+	}
+	__atomic_add_fetch(&p->resizes, n, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/*
+ * The halving zips its pairs in order; pausing after each gives updates
+ * that see the halving time to re-zip the pairs ahead of it.
+ */
+static struct hk_pairs *hk_paused;
+
+static void hk_pair_step(struct rhashtable *ht, enum rht_test_point point,
+			 unsigned int arg)
+{
+	if (point == RHT_TP_ZIPPED_PAIR && ht == &READ_ONCE(hk_paused)->ht)
+		usleep(20);
+}
+
+static const struct rht_test_hooks hk_pair_hooks = {
+	.step = hk_pair_step,
+};
+
+static void halving_races_updates_on_both_halves(struct kunit *test)
+{
+	struct hk_pairs *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct rhashtable_params params = hk_pparams;
+	pthread_t tid[6];
+	unsigned int b, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	params.nelem_hint = 6;			/* 8 buckets */
+	params.grow_decision = hk_no_policy;	/* only the resizer resizes */
+	params.shrink_decision = hk_no_policy;
+	KUNIT_ASSERT_EQ(test, rhashtable_init(&p->ht, &params), 0);
+	for (b = 0; b < 2 * HK_PAIRS; b++)
+		for (i = 0; i < HK_STABLE; i++) {
+			p->stable[b][i].key = b + 8 * (i + 1);
+			KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(&p->ht,
+				&p->stable[b][i].node, hk_pparams), 0);
+		}
+
+	WRITE_ONCE(hk_paused, p);
+	rht_test_set_hooks(&hk_pair_hooks);
+	KUNIT_ASSERT_EQ(test, pthread_create(&tid[0], NULL, hk_pair_resizer,
+					     p), 0);
+	KUNIT_ASSERT_EQ(test, pthread_create(&tid[1], NULL, hk_pair_reader,
+					     p), 0);
+	for (i = 2; i < ARRAY_SIZE(tid); i++)
+		KUNIT_ASSERT_EQ(test, pthread_create(&tid[i], NULL,
+						     hk_pair_updater, p), 0);
+	usleep(2000 * 1000);
+	__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < ARRAY_SIZE(tid); i++)
+		pthread_join(tid[i], NULL);
+	rht_test_set_hooks(NULL);
+	WRITE_ONCE(hk_paused, NULL);
+	rcu_barrier();
+
+	kunit_info(test, "resizes=%ld churns=%ld misses=%ld\n", p->resizes,
+		   p->churns, p->misses);
+	KUNIT_EXPECT_GT(test, p->resizes, 10L);
+	KUNIT_EXPECT_EQ(test, p->errors, 0L);
+	KUNIT_EXPECT_EQ(test, p->misses, 0L);
+	KUNIT_EXPECT_EQ(test, rht_test_validate(&p->ht), 0);
+	KUNIT_EXPECT_EQ(test, rhashtable_count(&p->ht),
+			2U * HK_PAIRS * HK_STABLE);
+	rhashtable_destroy(&p->ht);
+}
+
 static struct kunit_case hk_cases[] = {
+	KUNIT_CASE(halving_races_updates_on_both_halves),
 	KUNIT_CASE(insert_is_counted_before_it_is_visible),
 	KUNIT_CASE(nelems_never_negative_across_cpus),
 	KUNIT_CASE(rhltable_readers_see_filled_duplicates),
