@@ -259,9 +259,11 @@ static void insert_is_counted_before_it_is_visible(struct kunit *test)
  * changing that head on the inline path, under that bucket's lock alone.
  * Unless the first one holds both locks of the pair, it can join its
  * chain to an object the second is removing, which then stays reachable
- * after it is freed.  The identity hash puts key k in bucket k mod size:
- * buckets 0-3 get the slow updates, 4-7 (their pair partners in an array
- * of 8) the head removals.
+ * after it is freed.  The identity hash puts key k in bucket k mod size;
+ * the updaters insert and remove heads in all eight buckets in turn, so
+ * both buckets of every pair change while the resizer halves and doubles
+ * the table between 8 and 4 buckets.  Probabilistic; the next case makes
+ * the race happen.
  */
 #define HK_PAIRS	4
 #define HK_STABLE	2		/* per bucket, looked up throughout */
@@ -387,7 +389,7 @@ static void halving_races_updates_on_both_halves(struct kunit *test)
 	unsigned int b, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	params.nelem_hint = 6;			/* 8 buckets */
+	params.nelem_hint = 4;			/* 8 buckets */
 	params.grow_decision = hk_no_policy;	/* only the resizer resizes */
 	params.shrink_decision = hk_no_policy;
 	KUNIT_ASSERT_EQ(test, rhashtable_init(&p->ht, &params), 0);
@@ -426,7 +428,111 @@ static void halving_races_updates_on_both_halves(struct kunit *test)
 	rhashtable_destroy(&p->ht);
 }
 
+/*
+ * The same race, made to happen: an inline removal of the head of bucket
+ * 7 (of 8) is about to store the new head, still holding the bucket's
+ * lock, when a halving starts.  Before the worker zips pair 3, an insert
+ * into bucket 3 sees the halving and re-zips the pair.  It must wait for
+ * bucket 7's lock; had it read bucket 7's head without it, it would join
+ * bucket 3's chain to the object being removed, which would then stay
+ * reachable (and be found) after its removal.
+ */
+struct hk_zip_race {
+	struct rhashtable ht;
+	struct hk_pobj x, y0, y1, s;
+	pthread_t worker;
+	int s_done, shrink_err;
+};
+
+static struct hk_zip_race *hk_zr;
+
+static void *hk_zr_shrink(void *arg)
+{
+	struct hk_zip_race *zr = arg;
+
+	zr->shrink_err = rhashtable_shrink(&zr->ht);
+	return NULL;
+}
+
+/* The worker, after pair 2 and before pair 3: insert into bucket 3. */
+static void hk_zr_step(struct rhashtable *ht, enum rht_test_point point,
+		       unsigned int arg)
+{
+	struct hk_zip_race *zr = READ_ONCE(hk_zr);
+
+	if (!zr || ht != &zr->ht || point != RHT_TP_ZIPPED_PAIR || arg != 2)
+		return;
+	if (rhashtable_insert_fast(&zr->ht, &zr->s.node, hk_pparams))
+		zr->shrink_err = -EINVAL;
+	__atomic_store_n(&zr->s_done, 1, __ATOMIC_RELEASE);
+}
+
+static const struct rht_test_hooks hk_zr_hooks = {
+	.step = hk_zr_step,
+};
+
+/* Inside the removal: start the halving, give the insert 300 ms. */
+static bool hk_zr_in_removal(void *arg)
+{
+	struct hk_zip_race *zr = arg;
+	int ms;
+
+	if (pthread_create(&zr->worker, NULL, hk_zr_shrink, zr))
+		return true;
+	for (ms = 0; ms < 300; ms++) {
+		if (__atomic_load_n(&zr->s_done, __ATOMIC_ACQUIRE))
+			break;
+		usleep(1000);
+	}
+	return true;
+}
+
+static void zip_waits_for_inline_removal_of_partner_head(struct kunit *test)
+{
+	struct hk_zip_race *zr = kunit_kzalloc(test, sizeof(*zr), GFP_KERNEL);
+	struct rhashtable_params params = hk_pparams;
+	u32 key;
+
+	KUNIT_ASSERT_NOT_NULL(test, zr);
+	params.nelem_hint = 4;			/* 8 buckets */
+	params.grow_decision = hk_no_policy;
+	params.shrink_decision = hk_no_policy;
+	KUNIT_ASSERT_EQ(test, rhashtable_init(&zr->ht, &params), 0);
+	zr->x.key = 3;
+	zr->s.key = 11;				/* bucket 3 too */
+	zr->y1.key = 15;
+	zr->y0.key = 23;			/* bucket 7, its head */
+	KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(&zr->ht, &zr->x.node,
+						     hk_pparams), 0);
+	KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(&zr->ht, &zr->y1.node,
+						     hk_pparams), 0);
+	KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(&zr->ht, &zr->y0.node,
+						     hk_pparams), 0);
+
+	WRITE_ONCE(hk_zr, zr);
+	rht_test_set_hooks(&hk_zr_hooks);
+	rht_shim_release_arm(hk_zr_in_removal, zr);
+	KUNIT_EXPECT_EQ(test, rhashtable_remove_fast(&zr->ht, &zr->y0.node,
+						     hk_pparams), 0);
+	rht_shim_release_arm(NULL, NULL);
+	KUNIT_ASSERT_TRUE(test, zr->worker != 0);
+	pthread_join(zr->worker, NULL);
+	rht_test_set_hooks(NULL);
+	WRITE_ONCE(hk_zr, NULL);
+
+	KUNIT_EXPECT_EQ(test, zr->shrink_err, 0);
+	KUNIT_EXPECT_EQ(test, zr->s_done, 1);
+	key = zr->y0.key;
+	rcu_read_lock();
+	KUNIT_EXPECT_NULL(test, rhashtable_lookup(&zr->ht, &key, hk_pparams));
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, rht_test_validate(&zr->ht), 0);
+	KUNIT_EXPECT_EQ(test, rhashtable_count(&zr->ht), 3U);
+	rhashtable_destroy(&zr->ht);
+}
+
 static struct kunit_case hk_cases[] = {
+	KUNIT_CASE(zip_waits_for_inline_removal_of_partner_head),
 	KUNIT_CASE(halving_races_updates_on_both_halves),
 	KUNIT_CASE(insert_is_counted_before_it_is_visible),
 	KUNIT_CASE(nelems_never_negative_across_cpus),

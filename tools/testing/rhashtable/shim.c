@@ -695,6 +695,23 @@ void rht_shim_irq_point(void)
 	rht_ctx.irq_off = 0;
 }
 
+void rht_shim_release_arm(bool (*fn)(void *), void *arg)
+{
+	rht_ctx.release_arg = arg;
+	rht_ctx.release_fn = fn;
+}
+
+void rht_shim_release_point(void)
+{
+	bool (*fn)(void *) = rht_ctx.release_fn;
+
+	if (!fn)
+		return;
+	rht_ctx.release_fn = NULL;	/* no nesting */
+	if (!fn(rht_ctx.release_arg))
+		rht_ctx.release_fn = fn;
+}
+
 static void cpu_id_release(int cpu)
 {
 	pthread_mutex_lock(&cpu_lock);

@@ -22,6 +22,8 @@ struct rht_shim_ctx {
 	int rcu_state;		/* 0: unknown, 1: urcu-registered by us, 2: urcu-owned */
 	bool (*irq_fn)(void *);	/* rht_shim_irq_arm() */
 	void *irq_arg;
+	bool (*release_fn)(void *);	/* rht_shim_release_arm() */
+	void *release_arg;
 };
 
 extern __thread struct rht_shim_ctx rht_ctx;
@@ -77,6 +79,16 @@ void rht_shim_set_cpu(int cpu);
  */
 void rht_shim_irq_arm(bool (*fn)(void *), void *arg);
 void rht_shim_irq_point(void);
+
+/*
+ * The same for the moment a thread is about to release a bucket lock
+ * (lock_map_release(), with RHT_SHIM_DEBUG): @fn runs there, the lock
+ * still held and every change of the update made but the last store,
+ * until it returns true.  It lets a test run other threads inside an
+ * update's critical section.
+ */
+void rht_shim_release_arm(bool (*fn)(void *), void *arg);
+void rht_shim_release_point(void);
 
 /* ---- workqueues, timers, time --------------------------------------- */
 /*
