@@ -1599,8 +1599,11 @@ static bool rht_plan(struct rhashtable *ht)
 
 	if (test_bit(RHT_TBL_LONG_CHAIN, &tbl->flags)) {
 		rs = rht_get_rs(ht);
-		if (!rs)
-			return false;	/* the next long chain asks again */
+		if (!rs) {
+			/* Let the next long chain ask again. */
+			clear_bit(RHT_TBL_LONG_CHAIN, &tbl->flags);
+			return false;
+		}
 		if (!ht->p.hash_rnd)
 			reseed = rht_may_reseed(rs);
 		/* A fixed seed cannot be changed; stop asking. */

@@ -3269,6 +3269,38 @@ static void rht_test_fixed_seed_table_never_reseeds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 40), 0U);
 }
 
+/*
+ * The worker cannot allocate its resize state when the first long chain
+ * asks for a new seed.  Nothing is lost: the next long chain asks again
+ * and gets it.
+ */
+static void rht_test_long_chain_asks_again_after_failed_resizer(struct kunit *test)
+{
+	struct rhashtable_params p = rht_test_params;
+	struct rht_test_obj *objs = rht_test_objs(test, 40, 1);
+	struct rhashtable *ht;
+	unsigned long deadline;
+
+	p.min_size = 1024;	/* colliding keys share bucket 0, no growth */
+	ht = rht_test_new(test, &p);
+	rht_test_fault_arm(test, ht);
+	rht_test_fault_set(RHT_ALLOC_RESIZER, 0, 1);
+	rht_test_colliding_keys(ht, objs, 40);
+	rht_test_insert_all(test, ht, objs, 20);
+	rht_test_settle(ht);
+	KUNIT_ASSERT_EQ(test, rht_test_fault_failed(RHT_ALLOC_RESIZER), 1);
+	KUNIT_EXPECT_EQ(test, rht_test_stats(ht).reseeds, 0UL);
+
+	rht_test_insert_all(test, ht, objs + 20, 20);
+	deadline = jiffies + msecs_to_jiffies(RHT_TEST_TIMEOUT_MS);
+	while (!rht_test_stats(ht).reseeds && !rht_test_timed_out(deadline))
+		flush_work(&ht->run_work);
+	rht_test_settle(ht);
+	KUNIT_EXPECT_EQ(test, rht_test_stats(ht).reseeds, 1UL);
+	KUNIT_EXPECT_LE(test, rht_test_longest_chain(ht), RHT_ELASTICITY);
+	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 40), 0U);
+}
+
 static void rht_test_degenerate_hash_inserts_keep_succeeding(struct kunit *test)
 {
 	struct rht_test_obj *objs = rht_test_objs(test, 200, RHT_TEST_HOSTILE);
@@ -3360,6 +3392,7 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_destroy_leaves_no_grace_period_callback),
 	KUNIT_CASE(rht_test_colliding_keys_make_worker_reseed),
 	KUNIT_CASE(rht_test_fixed_seed_table_never_reseeds),
+	KUNIT_CASE(rht_test_long_chain_asks_again_after_failed_resizer),
 	KUNIT_CASE(rht_test_degenerate_hash_inserts_keep_succeeding),
 	{}
 };

@@ -126,7 +126,9 @@ struct rhashtable_params {
  * @unzip_passes: passes over the table made by all doublings
  * @grace_periods: RCU grace periods waited for by resizes
  * @alloc_failures: bucket arrays that could not be allocated
- * @long_chains: inserts that found a chain longer than RHT_ELASTICITY
+ * @long_chains: requests for a new seed the worker took up, made by
+ *	inserts that found a chain longer than RHT_ELASTICITY; one can be
+ *	pending at a time
  */
 struct rhashtable_stats {
 	unsigned long		grows;
