@@ -1656,17 +1656,24 @@ static u32 rht_jhash(const void *key, u32 len, u32 seed)
 
 static int rht_check_params(const struct rhashtable_params *p)
 {
+	unsigned int min, max;
+
 	if (!p->key_len && !p->obj_hashfn)
 		return -EINVAL;
 	if (p->obj_hashfn && !p->obj_cmpfn)
 		return -EINVAL;
 	if (p->max_shift > RHT_MAX_SHIFT)
 		return -EINVAL;
-	if (p->max_size && p->min_size > p->max_size)
-		return -EINVAL;
-	if (p->max_shift && p->min_size > 1U << p->max_shift)
-		return -EINVAL;
-	return 0;
+	max = p->max_size ? p->max_size : p->max_shift ? 1U << p->max_shift : 0;
+	if (!max)
+		return 0;
+	/*
+	 * The bounds as the table uses them: powers of two, rounded inwards
+	 * (5 and 6 become 8 and 4).  They must leave at least one size.
+	 */
+	min = roundup_pow_of_two(max_t(unsigned int, p->min_size, RHT_MIN_SIZE));
+	max = rounddown_pow_of_two(max_t(unsigned int, max, RHT_MIN_SIZE));
+	return min > max ? -EINVAL : 0;
 }
 
 /**
@@ -1682,8 +1689,9 @@ static int rht_check_params(const struct rhashtable_params *p)
  *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if @params are inconsistent (neither @key_len nor
- * @obj_hashfn, @obj_hashfn without @obj_cmpfn, @min_size above @max_size
- * or above 1 << @max_shift, @max_shift above 30); -ENOMEM.  On error the
+ * @obj_hashfn, @obj_hashfn without @obj_cmpfn, @max_shift above 30, no
+ * power of two between @min_size and @max_size, or 1 << @max_shift when
+ * @max_size is 0); -ENOMEM.  On error the
  * table is left unusable and nothing is allocated.
  */
 int rhashtable_init_noprof(struct rhashtable *ht,

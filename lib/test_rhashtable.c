@@ -645,6 +645,16 @@ static void rht_test_init_rejects_min_size_above_max_size(struct kunit *test)
 	p.min_size = 256;
 	p.max_size = 128;
 	KUNIT_EXPECT_EQ(test, rht_test_init_error(test, &p), -EINVAL);
+	/* Rounded to powers of two, min up and max down, they cross. */
+	p.min_size = 5;
+	p.max_size = 6;
+	KUNIT_EXPECT_EQ(test, rht_test_init_error(test, &p), -EINVAL);
+	p.max_size = 8;
+	KUNIT_EXPECT_EQ(test, rht_test_init_error(test, &p), 0);
+	/* Both below the smallest array: both become it. */
+	p.min_size = 3;
+	p.max_size = 3;
+	KUNIT_EXPECT_EQ(test, rht_test_init_error(test, &p), 0);
 }
 
 static void rht_test_init_rejects_min_size_above_max_shift(struct kunit *test)
