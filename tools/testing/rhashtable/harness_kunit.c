@@ -395,9 +395,13 @@ static void halving_races_updates_on_both_halves(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rhashtable_init(&p->ht, &params), 0);
 	for (b = 0; b < 2 * HK_PAIRS; b++)
 		for (i = 0; i < HK_STABLE; i++) {
-			p->stable[b][i].key = b + 8 * (i + 1);
+			struct hk_pobj *o = &p->stable[b][i];
+
+			o->key = b + 8 * (i + 1);
 			KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(&p->ht,
-				&p->stable[b][i].node, hk_pparams), 0);
+								     &o->node,
+								     hk_pparams),
+					0);
 		}
 
 	WRITE_ONCE(hk_paused, p);

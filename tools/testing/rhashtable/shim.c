@@ -676,7 +676,7 @@ void rht_shim_set_cpu(int cpu)
 }
 
 /* An armed "interrupt" fires where the thread enables interrupts again. */
-void rht_shim_irq_arm(bool (*fn)(void *), void *arg)
+void rht_shim_irq_arm(bool (*fn)(void *arg), void *arg)
 {
 	rht_ctx.irq_arg = arg;
 	rht_ctx.irq_fn = fn;
@@ -684,7 +684,7 @@ void rht_shim_irq_arm(bool (*fn)(void *), void *arg)
 
 void rht_shim_irq_point(void)
 {
-	bool (*fn)(void *) = rht_ctx.irq_fn;
+	bool (*fn)(void *arg) = rht_ctx.irq_fn;
 
 	if (!fn || rht_ctx.irq_off)
 		return;
@@ -695,15 +695,15 @@ void rht_shim_irq_point(void)
 	rht_ctx.irq_off = 0;
 }
 
-void rht_shim_release_arm(bool (*fn)(void *), void *arg)
+void rht_shim_release_arm(bool (*fn)(void *arg), void *arg)
 {
 	rht_ctx.release_arg = arg;
 	rht_ctx.release_fn = fn;
 }
 
-void rht_shim_release_point(void)
+void rht_shim_release_point(const void *map)
 {
-	bool (*fn)(void *) = rht_ctx.release_fn;
+	bool (*fn)(void *arg) = rht_ctx.release_fn;
 
 	if (!fn)
 		return;

@@ -20,9 +20,9 @@ struct rht_shim_ctx {
 	int irq_off;		/* local_irq_save() state */
 	int cpu;		/* smp_processor_id(); -1 until first use */
 	int rcu_state;		/* 0: unknown, 1: urcu-registered by us, 2: urcu-owned */
-	bool (*irq_fn)(void *);	/* rht_shim_irq_arm() */
+	bool (*irq_fn)(void *arg);	/* rht_shim_irq_arm() */
 	void *irq_arg;
-	bool (*release_fn)(void *);	/* rht_shim_release_arm() */
+	bool (*release_fn)(void *arg);	/* rht_shim_release_arm() */
 	void *release_arg;
 };
 
@@ -77,7 +77,7 @@ void rht_shim_set_cpu(int cpu);
  * would, until it returns true.  It lets a test update the table in the
  * window right after a bucket unlock, which no timing can hit reliably.
  */
-void rht_shim_irq_arm(bool (*fn)(void *), void *arg);
+void rht_shim_irq_arm(bool (*fn)(void *arg), void *arg);
 void rht_shim_irq_point(void);
 
 /*
@@ -87,8 +87,8 @@ void rht_shim_irq_point(void);
  * until it returns true.  It lets a test run other threads inside an
  * update's critical section.
  */
-void rht_shim_release_arm(bool (*fn)(void *), void *arg);
-void rht_shim_release_point(void);
+void rht_shim_release_arm(bool (*fn)(void *arg), void *arg);
+void rht_shim_release_point(const void *map);
 
 /* ---- workqueues, timers, time --------------------------------------- */
 /*

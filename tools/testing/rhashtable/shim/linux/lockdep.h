@@ -133,7 +133,7 @@ static inline void lockdep_unregister_key(struct lock_class_key *key)
 #define lock_map_acquire_read(map)		((void)(map))
 #ifdef RHT_SHIM_DEBUG
 /* A test may act here, while the lock is still held: rht_shim_release_arm(). */
-#define lock_map_release(map)			rht_shim_release_point()
+#define lock_map_release(map)			rht_shim_release_point(map)
 #else
 #define lock_map_release(map)			((void)(map))
 #endif
