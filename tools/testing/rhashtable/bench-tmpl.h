@@ -550,7 +550,10 @@ static void N_(life)(const char *cname, int resized)
 
 /*
  * How much resizing a figure took: "resizes" counts grows, shrinks and
- * rehashes, "unzip_passes" the passes the grows made over the table.
+ * rehashes, "unzip_passes" the passes the grows made over the table,
+ * "rehashes" the arrays rebuilt by moving objects (to catch up with a
+ * burst of inserts, or for a new seed) and "reseeds" those of them that
+ * took a new seed after a long chain.
  * Only our implementation keeps these counters.
  */
 static void N_(report_resizes)(struct TBL *t, const char *cname, int nt,
@@ -568,7 +571,167 @@ static void N_(report_resizes)(struct TBL *t, const char *cname, int nt,
 	bench_report(wl, cname, nt, n, "count", st.unzip_passes);
 	snprintf(wl, sizeof(wl), "grow_rehashes_%s", STR(KS));
 	bench_report(wl, cname, nt, n, "count", st.rehashes);
+	snprintf(wl, sizeof(wl), "grow_reseeds_%s", STR(KS));
+	bench_report(wl, cname, nt, n, "count", st.reseeds);
 #endif
+}
+
+/* ---- timeline ------------------------------------------------------------ */
+
+/* The table's size, and whether a resize is in flight. */
+static bool N_(tl_resizing)(struct TBL *t, unsigned int *size)
+{
+	struct bucket_table *tbl;
+	bool busy;
+
+	rcu_read_lock();
+	tbl = rcu_dereference(t->rht.tbl);
+	*size = tbl->size;
+	busy = rcu_access_pointer(tbl->future_tbl);
+#ifdef RHT_IMPL_OURS
+	/* ours publishes the new array first and unlinks the old one last */
+	busy = busy || rcu_access_pointer(tbl->past_tbl);
+#endif
+	rcu_read_unlock();
+	return busy;
+}
+
+/*
+ * The looker of a timeline: random positive lookups among the keys
+ * inserted so far, 32 per read-side section; after each batch it adds
+ * them to the current millisecond's sample with the table's state.  A
+ * miss is a bug and ends the run.
+ */
+static void *N_(tl_look_thread)(void *arg)
+{
+	struct WARG *a = arg;
+	u64 rng = a->bt.seed;
+
+	while (!bench_stopping()) {
+		unsigned long have = __atomic_load_n(&tl_inserted,
+						     __ATOMIC_ACQUIRE);
+		unsigned int size, ms;
+		bool busy;
+		int i;
+
+		if (!have)
+			continue;
+		N_(read_lock)(a->t);
+		for (i = 0; i < 32; i++) {
+			unsigned long k;
+
+			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			k = (unsigned long)(((rng >> 32) * have) >> 32);
+			if (!N_(lookup)(a->t, k))
+				die("timeline: key %lu of %lu missed", k, have);
+		}
+		N_(read_unlock)(a->t);
+		busy = N_(tl_resizing)(a->t, &size);
+		ms = (unsigned int)((rht_now() - tl_t0) * 1000);
+		if (ms >= TL_MAX_MS)
+			die("timeline: longer than %d ms", TL_MAX_MS);
+		tl[ms].lookups += 32;
+		tl[ms].size = size;
+		tl[ms].resizing |= busy;
+		tl[ms].seen = 1;
+		if (ms > tl_last)
+			tl_last = ms;
+	}
+	return NULL;
+}
+
+/* Inserts keys 0..n-1 in order, telling the looker how far it got. */
+static void *N_(tl_grow_thread)(void *arg)
+{
+	struct WARG *a = arg;
+	unsigned long i;
+
+	for (i = 0; i < a->n; i++) {
+		if (N_(insert)(a->t, a->objs[i]))
+			die("timeline insert failed");
+		__atomic_store_n(&tl_inserted, i + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static void N_(timeline)(int kind, const char *cname, unsigned long n)
+{
+	struct WARG look = { 0 }, work = { 0 };
+	struct TBL t;
+	pthread_t lt, wt;
+	double t_end, t_settled;
+	unsigned long k, m;
+	void **objs;
+	int storm;
+
+	for (storm = 0; storm < 2; storm++) {
+		/* the storm figure's size: a storm cycle of 1M keys is long */
+		m = storm && n > 65536 ? 65536 : n;
+		look.n = m;
+		work.n = m;
+		memset(tl, 0, sizeof(tl));
+		tl_last = 0;
+		objs = calloc(m, sizeof(*objs));
+		if (!objs)
+			die("out of memory");
+		for (k = 0; k < m; k++)
+			objs[k] = N_(obj_alloc)(kind, k);
+		N_(tbl_init)(&t, kind, 0);
+		if (storm) {
+			for (k = 0; k < m; k++)
+				if (N_(insert)(&t, objs[k]))
+					die("insert failed");
+			N_(settle)(&t);
+		}
+		look.t = &t;
+		work.t = &t;
+		work.objs = objs;
+		look.bt.seed = 0x9e3779b97f4a7c15ULL;
+		__atomic_store_n(&tl_inserted, storm ? m : 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&stop_flag, 0, __ATOMIC_RELAXED);
+		tl_t0 = rht_now();
+		if (pthread_create(&lt, NULL, N_(tl_look_thread), &look))
+			die("pthread_create");
+		bench_pin(lt, 1);
+		if (storm)
+			bench_sleep(TL_CALM_MS / 1000.0);
+		t_end = rht_now();
+		/* storm_thread waits at the start barrier */
+		pthread_barrier_init(&start_barrier, NULL, 2);
+		if (pthread_create(&wt, NULL, storm ? N_(storm_thread) :
+				   N_(tl_grow_thread), &work))
+			die("pthread_create");
+		bench_pin(wt, 0);
+		if (storm) {
+			pthread_barrier_wait(&start_barrier);
+			bench_sleep(TL_STORM_MS / 1000.0);
+			__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
+			pthread_join(wt, NULL);
+			pthread_join(lt, NULL);
+			t_settled = rht_now();
+		} else {
+			pthread_join(wt, NULL);
+			t_end = rht_now();
+			N_(settle)(&t);
+			t_settled = rht_now();
+			bench_sleep(0.02);
+			__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
+			pthread_join(lt, NULL);
+		}
+		pthread_barrier_destroy(&start_barrier);
+		printf("tl-event,%s,%s,%lu,%.1f,%.1f\n", storm ? "storm" : "grow",
+		       cname, m, (t_end - tl_t0) * 1000,
+		       (t_settled - tl_t0) * 1000);
+		for (k = 0; k <= tl_last; k++)
+			if (tl[k].seen)
+				printf("tl,%s,%s,%lu,%lu,%lu,%u,%u\n",
+				       storm ? "storm" : "grow", cname, m, k,
+				       tl[k].lookups, tl[k].size,
+				       tl[k].resizing);
+		fflush(stdout);
+		N_(tbl_destroy)(&t);
+		free(objs);	/* the objects went with the table */
+	}
 }
 
 static void N_(run_family)(int kind, const char *cname, const char *family,
@@ -694,6 +857,9 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 				N_(tbl_destroy)(&t);
 			}
 		}
+	} else if (!strcmp(family, "timeline")) {
+		if (kind == C_RHT)
+			N_(timeline)(kind, cname, n);
 	} else if (!strcmp(family, "life")) {
 		if (kind == C_RHT) {
 			N_(life)(cname, 0);

@@ -42,6 +42,13 @@
  *           again with tables that resize in between (tables_per_s)
  *   memory  table bytes per entry (bucket arrays, allocator overhead and
  *           the link inside each object) after inserting ENTRIES keys
+ *   timeline
+ *           lookups per millisecond over time, for the pictures (rht
+ *           only): while one thread grows a table from empty to ENTRIES
+ *           keys, and in a table of ENTRIES keys before and during a
+ *           resize storm; lines "tl,PHASE,CONTENDER,ENTRIES,MS,LOOKUPS,
+ *           BUCKETS,RESIZING" and one "tl-event,PHASE,CONTENDER,ENTRIES,
+ *           MS_INSERTED_OR_STORM_START,MS_SETTLED_OR_END" per phase
  */
 #include <errno.h>
 #include <getopt.h>
@@ -328,6 +335,23 @@ static struct bench_result bench_run_common(void *(*fn)(void *),
 
 static const char *impl_label = RHT_IMPL_NAME;
 
+/*
+ * The timeline family: one sample per millisecond of lookups done, the
+ * table's buckets, and whether a resize was in flight in it.
+ */
+#define TL_MAX_MS	60000
+#define TL_CALM_MS	500	/* storm: lookups alone first */
+#define TL_STORM_MS	1500	/* then with the storm */
+
+static struct {
+	unsigned long lookups;
+	unsigned int size;
+	u8 resizing, seen;
+} tl[TL_MAX_MS];
+static unsigned long tl_inserted;	/* keys the looker may look up */
+static unsigned int tl_last;
+static double tl_t0;
+
 static void bench_report(const char *workload, const char *contender,
 			 int threads, unsigned long entries,
 			 const char *metric, double value)
@@ -407,7 +431,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			die("%s",
-			    "usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory|life -n N -k u32|k16 [-t 1,2] [-d secs] [-w secs]");
+			    "usage: bench -c rht|lfht|plain -f lookup|churn|grow|storm|memory|life|timeline -n N -k u32|k16 [-t 1,2] [-d secs] [-w secs]");
 		}
 	}
 	if (!strcmp(cname, "rht")) {

@@ -12,6 +12,9 @@
 #                            the other contender in round r), as median,
 #                            min and max: see scripts/bench_report.py for
 #                            the columns
+#   $BENCH_OUT/timeline.csv  the timeline family's samples, round first:
+#                            round,tl,phase,contender,entries,ms,lookups,
+#                            buckets,resizing (and tl-event lines)
 #   $BENCH_OUT/meta.txt      the machine, the date and the settings
 #   $BENCH_OUT/*.png         graphs (scripts/bench_plot.py), when gnuplot
 #                            is installed; rerun that script to redraw
@@ -23,7 +26,7 @@
 # Environment: BENCH_OUT (default ./out/bench), ROUNDS (5), DUR (measured
 # seconds per duration-bound figure, 2), WARMUP (seconds before each such
 # window, 0.2), THREADS (1,<nproc>), FAMILIES (lookup churn grow storm
-# memory life), BENCH_QUICK=1 (DUR and WARMUP default to 0.1 and 0.05,
+# memory life timeline), BENCH_QUICK=1 (DUR and WARMUP default to 0.1 and 0.05,
 # no 1M-entry tables).
 set -e
 
@@ -36,7 +39,7 @@ if [ "$NCPU" -gt 1 ]; then
 else
 	THREADS=${THREADS:-1}
 fi
-FAMILIES=${FAMILIES:-lookup churn grow storm memory life}
+FAMILIES=${FAMILIES:-lookup churn grow storm memory life timeline}
 HERE=$(cd "$(dirname "$0")" && pwd)
 BIG=1048576
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
@@ -51,6 +54,8 @@ command -v python3 >/dev/null 2>&1 ||
 mkdir -p "$OUT"
 RAW=$OUT/raw.csv
 echo "round,workload,contender,threads,entries,metric,value" > "$RAW"
+TL=$OUT/timeline.csv
+: > "$TL"
 {
 	echo "cpus=$NCPU"
 	echo "arch=$(uname -m)"
@@ -101,6 +106,7 @@ configs() {
 		grow)	echo "grow $BIG u32" ;;
 		storm)	echo "storm 65536 u32" ;;
 		life)	echo "life 16 u32" ;;
+		timeline) echo "timeline $BIG u32" ;;
 		memory)
 			for n in 1024 65536 $BIG; do
 				echo "memory $n u32"
@@ -125,7 +131,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 				echo "bench.sh: $label $fam $n $kt failed" >&2
 				exit 1
 			fi
-			sed "s/^/$r,/" "$ONE" >> "$RAW"
+			grep -v '^tl' "$ONE" | sed "s/^/$r,/" >> "$RAW" || :
+			grep '^tl' "$ONE" | sed "s/^/$r,/" >> "$TL" || :
 			i=$((i + 1))
 		done
 	done

@@ -19,6 +19,11 @@
 #   storm_ratio.png  lookups during a resize storm / lookups without one
 #   life.png         tables set up and torn down per second
 #   memory.png       bytes per entry
+#   timeline.png     from timeline.csv, round 1: lookups per millisecond
+#                    while a table grows from empty (ours, stock), the
+#                    spans in which a resize was in flight and the bucket
+#                    count; below, lookups per millisecond before and
+#                    during a resize storm as a fraction of the calm median
 # Figures are grouped by thread count, then table size.  The gnuplot
 # scripts and data files stay in BENCH_OUT/plot/ for anyone who wants to
 # change a graph and redraw it (gnuplot BENCH_OUT/plot/NAME.gp).
@@ -185,6 +190,148 @@ class Plotter:
             sys.stderr.write("bench_plot: gnuplot on %s: %s\n" %
                              (gpfile, res.stderr.strip()))
 
+SMOOTH_MS = 5
+
+
+def read_timeline(path, rnd="1"):
+    """{(phase, contender): [(ms, lookups, buckets, resizing)]} and
+    {(phase, contender): (ms1, ms2)} of round @rnd."""
+    samples, events = {}, {}
+    try:
+        with open(path) as f:
+            for line in f:
+                v = line.rstrip("\n").split(",")
+                if v[0] != rnd:
+                    continue
+                if v[1] == "tl":
+                    samples.setdefault((v[2], v[3]), []).append(
+                        (int(v[5]), int(v[6]), int(v[7]), int(v[8])))
+                elif v[1] == "tl-event":
+                    events[(v[2], v[3])] = (float(v[5]), float(v[6]),
+                                            int(v[4]))
+    except OSError:
+        pass
+    return samples, events
+
+
+def smooth(rows):
+    """Lookups per millisecond, averaged over SMOOTH_MS-wide windows."""
+    out = []
+    for i in range(0, len(rows), SMOOTH_MS):
+        w = rows[i:i + SMOOTH_MS]
+        span = w[-1][0] - w[0][0] + 1
+        out.append((w[0][0] + span / 2, sum(r[1] for r in w) / span))
+    return out
+
+
+def spans(rows):
+    """[(start ms, end ms)] of the samples with a resize in flight."""
+    res, start, last = [], None, None
+    for ms, _, _, busy in rows:
+        if busy and start is None:
+            start = ms
+        elif not busy and start is not None:
+            res.append((start, ms))
+            start = None
+        last = ms
+    if start is not None:
+        res.append((start, last + 1))
+    return res
+
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if v else 0
+
+
+def plot_timeline(p, out):
+    samples, events = read_timeline(os.path.join(out, "timeline.csv"))
+    conts = [c for c in ("ours", "stock")
+             if ("grow", c) in samples and ("grow", c) in events]
+    if not conts:
+        return
+    d = p.dir
+    m = p.meta
+    gp = ['set terminal pngcairo size 1200,900 font "sans,13" noenhanced',
+          'set output "%s"' % os.path.join(out, "timeline.png"),
+          'set multiplot layout 2,1 title "lookups per millisecond (%d ms '
+          'means) while resizes run, round 1 of %s\\n%s CPUs %s, %s" '
+          'font "sans,14"' % (SMOOTH_MS, m.get("rounds", "?"),
+                               m.get("cpus", "?"), m.get("arch", "?"),
+                               m.get("date", "?")),
+          'set grid lc rgb "#dddddd"',
+          'set key outside bottom center horizontal maxrows 2 '
+          'font "sans,12"',
+          'set lmargin 12', 'set rmargin 12']
+    # grow: rates, resize spans as bars, bucket count on the right
+    plots = []
+    top = 0
+    for i, c in enumerate(conts):
+        rows = samples[("grow", c)]
+        sm = smooth(rows)
+        top = max([top] + [r[1] for r in sm])
+        with open(os.path.join(d, "tl_grow_%s.dat" % c), "w") as f:
+            f.write("".join("%g %g\n" % r for r in sm))
+        with open(os.path.join(d, "tl_size_%s.dat" % c), "w") as f:
+            f.write("".join("%d %d\n" % (r[0], r[2]) for r in rows))
+        with open(os.path.join(d, "tl_spans_%s.dat" % c), "w") as f:
+            f.write("".join("%d %d\n" % s for s in spans(rows)))
+    for i, c in enumerate(conts):
+        col = COLOURS[c]
+        plots.append('"%s/tl_grow_%s.dat" using 1:2 with lines lw 1.5 '
+                     'lc rgb "%s" title "%s: lookups/ms"' % (d, c, col, c))
+        plots.append('"%s/tl_size_%s.dat" using 1:2 axes x1y2 with steps '
+                     'dt 3 lc rgb "%s" title "%s: buckets (right)"'
+                     % (d, c, col, c))
+        y = top * (1.08 + 0.07 * i)
+        plots.append('"%s/tl_spans_%s.dat" using 1:(%g):($2-$1):(0) with '
+                     'vectors nohead lw 6 lc rgb "%s" title "%s: resize in '
+                     'flight"' % (d, c, y, col, c))
+        ev = events.get(("grow", c))
+        if ev:
+            gp.append('set arrow from %g, graph 0 to %g, graph 1 nohead '
+                      'dt 2 lc rgb "%s"' % (ev[0], ev[0], col))
+    gp += ['set title "growing from empty to %s keys: one thread inserts, '
+           'another looks up keys already in; dashed: last insert"'
+           % size_name(events[("grow", conts[0])][2]),
+           'set xlabel "ms since the first insert"',
+           'set ylabel "lookups per ms"',
+           'set yrange [0:%g]' % (top * (1.08 + 0.07 * len(conts))),
+           'set y2label "buckets"', 'set logscale y2 2', 'set y2tics',
+           'set format y2 "%.0s%c"',
+           "plot " + ", \\\n\t".join(plots),
+           'unset arrow', 'unset y2tics', 'unset y2label',
+           'unset logscale y2']
+    # storm: each contender's rate over its own calm median
+    plots = ['1 notitle lc rgb "black" lw 1']
+    for c in conts:
+        rows = samples.get(("storm", c))
+        ev = events.get(("storm", c))
+        if not rows or not ev:
+            continue
+        calm = median([r[1] for r in rows if r[0] < ev[0]])
+        sm = smooth(rows)
+        with open(os.path.join(d, "tl_storm_%s.dat" % c), "w") as f:
+            f.write("".join("%g %g\n" % (ms, v / calm if calm else 0)
+                            for ms, v in sm))
+        plots.append('"%s/tl_storm_%s.dat" using 1:2 with lines lw 1.5 '
+                     'lc rgb "%s" title "%s"' % (d, c, COLOURS[c], c))
+        gp.append('set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 '
+                  'lc rgb "#888888"' % (ev[0], ev[0]))
+    gp += ['set title "resize storm: lookups per ms over the calm median; '
+           'from the dashed line a thread grows and shrinks the table"',
+           'set xlabel "ms"',
+           'set ylabel "storm / calm"', 'set yrange [0:*]',
+           "plot " + ", \\\n\t".join(plots), 'unset multiplot']
+    gpfile = os.path.join(d, "timeline.gp")
+    with open(gpfile, "w") as f:
+        f.write("\n".join(gp) + "\n")
+    res = subprocess.run(["gnuplot", gpfile], capture_output=True, text=True)
+    if res.returncode or res.stderr.strip():
+        p.failed += 1
+        sys.stderr.write("bench_plot: gnuplot on %s: %s\n" %
+                         (gpfile, res.stderr.strip()))
+
 
 def main():
     if len(sys.argv) != 2:
@@ -275,6 +422,7 @@ def main():
            "rounds)", "bytes per entry",
            keys_for(lambda wl, m: m == "bytes_per_entry"),
            contender_series("bytes_per_entry"), log=False)
+    plot_timeline(p, out)
     if p.failed:
         sys.exit(1)
     print("bench_plot: graphs in %s/*.png, gnuplot scripts in %s" %
