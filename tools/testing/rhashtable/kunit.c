@@ -8,10 +8,13 @@
  * An argument selects the cases whose name contains it.  Exit status 1 if
  * any case failed.
  */
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/err.h>
 #include <kunit/test.h>
@@ -127,6 +130,28 @@ static void rht_kunit_cleanup(struct kunit *test)
 	}
 }
 
+/*
+ * A case that does not end (a broken table can loop a reader in a cycle
+ * forever) fails after RHT_KUNIT_CASE_SECS instead of hanging the run;
+ * the slowest case takes a few seconds under TSAN.
+ */
+#define RHT_KUNIT_CASE_SECS	60
+
+static const char *rht_kunit_running;	/* set before alarm() */
+
+static void rht_kunit_watchdog(int sig)
+{
+	static const char pre[] = "    not ok - ", post[] =
+		": watchdog: the case did not end in time\nkunit: failed\n";
+	const char *name = rht_kunit_running;
+
+	if (write(1, pre, sizeof(pre) - 1) < 0 ||
+	    write(1, name, strlen(name)) < 0 ||
+	    write(1, post, sizeof(post) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
 /* Runs one case; returns whether it passed. */
 static bool rht_kunit_run(struct kunit_suite *suite, struct kunit_case *c)
 {
@@ -134,6 +159,10 @@ static bool rht_kunit_run(struct kunit_suite *suite, struct kunit_case *c)
 	struct kunit test = { .name = c->name };
 	jmp_buf abort_case;
 
+	fflush(stdout);
+	rht_kunit_running = c->name;
+	signal(SIGALRM, rht_kunit_watchdog);
+	alarm(RHT_KUNIT_CASE_SECS);
 	test.abort = &abort_case;
 	if (!setjmp(abort_case)) {
 		if (!suite->init || !suite->init(&test))
@@ -146,6 +175,7 @@ static bool rht_kunit_run(struct kunit_suite *suite, struct kunit_case *c)
 	if (suite->exit && !setjmp(abort_case))
 		suite->exit(&test);
 	rht_kunit_cleanup(&test);
+	alarm(0);
 	/* A kernel warning (lockdep, RCU, WARN_ON) fails the case. */
 	if (rht_shim_warn_count() != warnings) {
 		printf("    # %s: %lu kernel warnings\n", c->name,
