@@ -896,13 +896,25 @@ static int rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
  */
 void rhashtable_kick(struct rhashtable *ht, unsigned int chain)
 {
+	struct bucket_table *tbl;
 	bool noted = false;
 
-	/* One request per array: the worker either reseeds or stops asking. */
+	/*
+	 * One request per array: the worker either reseeds or stops asking.
+	 * A table with more objects than buckets that may still grow is
+	 * behind its load (a burst of inserts outran the worker): there a
+	 * long chain says nothing about the hash, the grow it waits for is
+	 * the cure, and the chains of the grown array are judged afresh.
+	 * (With a good hash and one object per bucket, a chain longer than
+	 * RHT_ELASTICITY has odds of about 1 in 10^15 per bucket; at four
+	 * per bucket, about 1 in 10^6.)
+	 */
 	if (chain > RHT_ELASTICITY) {
 		rcu_read_lock();
-		noted = test_and_set_bit(RHT_TBL_LONG_CHAIN,
-					 &rht_dereference_rcu(ht->tbl, ht)->flags);
+		tbl = rht_dereference_rcu(ht->tbl, ht);
+		if (ht->p.grow_decision || !rht_grow_above_100(ht, tbl))
+			noted = test_and_set_bit(RHT_TBL_LONG_CHAIN,
+						 &tbl->flags);
 		rcu_read_unlock();
 	}
 	if (!noted)

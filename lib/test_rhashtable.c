@@ -3280,6 +3280,33 @@ static void rht_test_fixed_seed_table_never_reseeds(struct kunit *test)
 }
 
 /*
+ * A burst of inserts that outruns the worker overloads the table, and its
+ * chains grow past RHT_ELASTICITY however good the hash.  That says the
+ * table is behind, not that the seed is bad: the worker catches up by
+ * growing, without a new seed (a rehash of the whole table for nothing).
+ */
+static void rht_test_burst_takes_no_new_seed(struct kunit *test)
+{
+	struct rht_test_obj *objs = rht_test_objs(test, 8192, 1);
+	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
+	struct rhashtable_stats st;
+
+	/* The worker waits for the mutex: 8192 keys go into 64 buckets. */
+	mutex_lock(&ht->mutex);
+	KUNIT_EXPECT_EQ(test, rht_test_size(ht), 64U);
+	rht_test_insert_all(test, ht, objs, 8192);
+	KUNIT_EXPECT_GT(test, rht_test_longest_chain(ht), RHT_ELASTICITY);
+	mutex_unlock(&ht->mutex);
+	rht_test_settle(ht);
+	st = rht_test_stats(ht);
+	KUNIT_EXPECT_EQ(test, st.reseeds, 0UL);
+	KUNIT_EXPECT_EQ(test, st.long_chains, 0UL);
+	KUNIT_EXPECT_GE(test, rht_test_size(ht), 8192U * 4 / 3);
+	KUNIT_EXPECT_LE(test, rht_test_longest_chain(ht), RHT_ELASTICITY);
+	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 8192), 0U);
+}
+
+/*
  * The worker cannot allocate its resize state when the first long chain
  * asks for a new seed.  Nothing is lost: the next long chain asks again
  * and gets it.
@@ -3402,6 +3429,7 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_destroy_leaves_no_grace_period_callback),
 	KUNIT_CASE(rht_test_colliding_keys_make_worker_reseed),
 	KUNIT_CASE(rht_test_fixed_seed_table_never_reseeds),
+	KUNIT_CASE(rht_test_burst_takes_no_new_seed),
 	KUNIT_CASE(rht_test_long_chain_asks_again_after_failed_resizer),
 	KUNIT_CASE(rht_test_degenerate_hash_inserts_keep_succeeding),
 	{}
