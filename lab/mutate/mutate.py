@@ -10,8 +10,9 @@ repository and run the tests against it, cheapest first, until one fails:
   fuzz         the fuzzer, 30 s, from the seed corpus
   uml          the KUnit suites in the UML kernel (make kunit)
 
-A layer that fails or hangs kills the mutation.  Prints each mutation with
-the layer that killed it, or SURVIVED, and the kill rate; writes the same to
+A layer that fails or hangs kills the mutation; one that does not compile
+is reported as NO-BUILD and not counted as killed.  Prints each mutation
+with the layer that killed it, or SURVIVED, and the kill rate; writes the same to
 out/mutate/report.txt.  Usage: mutate.py [ID...] (default: all).
 """
 import os
@@ -149,13 +150,17 @@ def main():
         log = os.path.join(logdir, m['id'] + '.log')
         open(log, 'w').close()
         t0, by = time.time(), None
-        for name, layer in LAYERS:
+        # A mutation that does not compile tests nothing: it is an error
+        # in mutations.py, not a kill.
+        if not hmake(os.path.join(B, 'asan/rhashtable.o'), log):
+            by = 'NO-BUILD'
+        for name, layer in LAYERS if not by else []:
             if not layer(log):
                 by = name
                 break
         with open(path, 'w') as f:
             f.write(orig)
-        killed += by is not None
+        killed += by not in (None, 'NO-BUILD')
         line = '%-28s %-13s %-12s %4.0fs  %s' % (
             m['id'], m['cls'], by or 'SURVIVED', time.time() - t0, m['why'])
         print('mutate: ' + line, flush=True)

@@ -141,7 +141,7 @@ MUTATIONS = [
     # --- unzipping -----------------------------------------------------------
     dict(id='unzip-cut-too-far', cls='unzip', file=C,
          old='\t\tif (rht_index_of(ht, u, to) == idx[other])\n\t\t\tbreak;',
-         new='\t\tif (rht_index_of(ht, u, to) == idx[other] && to != rht_next(meet))\n\t\t\tbreak;',
+         new='\t\tif (rht_index_of(ht, u, to) == idx[other] && to != rht_next(u, meet))\n\t\t\tbreak;',
          why='an unzip cut skips one object of its own side too'),
     dict(id='unzip-apart-no-own-marker', cls='unzip', file=C,
          old='\t\t\tif (prev && rht_next(u, prev) != to)\n\t\t\t\trcu_assign_pointer(prev->next, to);',
