@@ -61,6 +61,10 @@ def main():
         pass
     idx = {(r['workload'], r['contender'], r['threads'], r['entries'],
             r['metric']): r for r in rows}
+
+    def ratios(wl, t, n, metric):
+        return ' | '.join(cell(idx.get((wl, c, str(t), str(n), metric)))
+                          for c in ('stock', 'cds_lfht', 'plain'))
     print('Run of %s, %s CPUs %s, %s rounds; per CPU second, median '
           '(min–max) of the per-round ratios:\n' %
           (meta.get('date', '?'), meta.get('cpus', '?'),
@@ -75,12 +79,8 @@ def main():
         for w, t, n in seen:
             if w != wl:
                 continue
-            k = (wl, '%s', str(t), str(n), metric)
-            print('| %s | %d | %s | %s | %s | %s |' % (
-                name, t, size(n),
-                cell(idx.get(k[:1] + ('stock',) + k[2:])),
-                cell(idx.get(k[:1] + ('cds_lfht',) + k[2:])),
-                cell(idx.get(k[:1] + ('plain',) + k[2:]))))
+            print('| %s | %d | %s | %s |' % (name, t, size(n),
+                                             ratios(wl, t, n, metric)))
     for w, t, n in seen:
         if w == 'lookup_resize_storm_ratio_u32':
             o = idx.get((w, 'ours', str(t), str(n), 'cpu_ops_per_s'))
@@ -91,14 +91,10 @@ def main():
                                             float(s['median'])))
     for w, t, n in seen:
         if w.startswith('memory_bytes_per_entry'):
-            k = (w, '%s', str(t), str(n), 'bytes_per_entry')
-            o = idx.get(k[:1] + ('ours',) + k[2:])
-            print('| memory, bytes per entry (ours %.1f) | %d | %s | %s | '
-                  '%s | %s |' % (
-                      float(o['median']) if o else 0, t, size(n),
-                      cell(idx.get(k[:1] + ('stock',) + k[2:])),
-                      cell(idx.get(k[:1] + ('cds_lfht',) + k[2:])),
-                      cell(idx.get(k[:1] + ('plain',) + k[2:]))))
+            o = idx.get((w, 'ours', str(t), str(n), 'bytes_per_entry'))
+            print('| memory, bytes per entry (ours %.1f) | %d | %s | %s |' % (
+                float(o['median']) if o else 0, t, size(n),
+                ratios(w, t, n, 'bytes_per_entry')))
     for w, t, n in seen:
         if w.startswith('grow_') and w.endswith('_u32') and \
                 ('grow_resizes' in w or 'grow_rehashes' in w or

@@ -578,22 +578,21 @@ static void N_(report_resizes)(struct TBL *t, const char *cname, int nt,
 
 /* ---- timeline ------------------------------------------------------------ */
 
-/* The table's size, and whether a resize is in flight. */
+/*
+ * The table's size, and whether a resize is in flight: rht_test_resizing(),
+ * or a rehash of ours, which fills future_tbl before it publishes it.
+ */
 static bool N_(tl_resizing)(struct TBL *t, unsigned int *size)
 {
 	struct bucket_table *tbl;
-	bool busy;
+	bool rehashing;
 
 	rcu_read_lock();
 	tbl = rcu_dereference(t->rht.tbl);
 	*size = tbl->size;
-	busy = rcu_access_pointer(tbl->future_tbl);
-#ifdef RHT_IMPL_OURS
-	/* ours publishes the new array first and unlinks the old one last */
-	busy = busy || rcu_access_pointer(tbl->past_tbl);
-#endif
+	rehashing = rcu_access_pointer(tbl->future_tbl);
 	rcu_read_unlock();
-	return busy;
+	return rehashing || rht_test_resizing(&t->rht);
 }
 
 /*

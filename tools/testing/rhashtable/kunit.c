@@ -161,7 +161,6 @@ static bool rht_kunit_run(struct kunit_suite *suite, struct kunit_case *c)
 
 	fflush(stdout);
 	rht_kunit_running = c->name;
-	signal(SIGALRM, rht_kunit_watchdog);
 	alarm(RHT_KUNIT_CASE_SECS);
 	test.abort = &abort_case;
 	if (!setjmp(abort_case)) {
@@ -190,6 +189,7 @@ int main(int argc, char **argv)
 	const char *filter = argc > 1 ? argv[1] : NULL;
 	int passed = 0, failed = 0, s;
 
+	signal(SIGALRM, rht_kunit_watchdog);
 	printf("KTAP version 1\n1..%d\n", rht_kunit_nsuites);
 	for (s = 0; s < rht_kunit_nsuites; s++) {
 		struct kunit_suite *suite = rht_kunit_suites[s];

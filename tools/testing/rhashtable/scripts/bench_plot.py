@@ -239,11 +239,6 @@ def spans(rows):
     return res
 
 
-def median(v):
-    v = sorted(v)
-    return v[len(v) // 2] if v else 0
-
-
 def plot_timeline(p, out):
     samples, events = read_timeline(os.path.join(out, "timeline.csv"))
     conts = [c for c in ("ours", "stock")
@@ -309,7 +304,8 @@ def plot_timeline(p, out):
         ev = events.get(("storm", c))
         if not rows or not ev:
             continue
-        calm = median([r[1] for r in rows if r[0] < ev[0]])
+        before = [r[1] for r in rows if r[0] < ev[0]]
+        calm = stats(before)[0] if before else 0
         sm = smooth(rows)
         with open(os.path.join(d, "tl_storm_%s.dat" % c), "w") as f:
             f.write("".join("%g %g\n" % (ms, v / calm if calm else 0)
