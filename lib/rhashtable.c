@@ -82,7 +82,9 @@
  * locks:
  *
  *  GROW_PREP    readers may be in T: change T's chain, then recompute U's
- *               two heads from it (rht_unzip_link()).
+ *               two heads from it (rht_unzip_link()); insert after the
+ *               first object of the new one's side, so that no new run
+ *               costs the unzip another pass.
  *  GROW_UNZIP   T has no readers: insert at U's head; remove from both
  *               paths of the pair.
  *  SHRINK_PREP  change T's chain, then re-zip the pair (rht_zip_pair()).
@@ -835,6 +837,24 @@ static void rht_dom_link(struct rhashtable *ht, struct rht_dom *d,
 	 */
 	if (d->t)
 		rht_dom_bump(d);
+	/*
+	 * Before the unzipping, T's chain interleaves the objects of U's two
+	 * buckets, and the unzip needs one pass, and a grace period, per run.
+	 * Put at the head, a burst of inserts while the worker waits for its
+	 * first grace period would interleave them ever more.  Next to the
+	 * first object of its own side (U's head, which is on T's chain) the
+	 * object joins a run: readers of T and of both of U's paths through
+	 * that object see it, and the runs stay as the resize found them.
+	 */
+	if (d->phase == RHT_PH_GROW_PREP) {
+		struct rhash_head *own = rht_first(d->u, d->ui);
+
+		if (!rht_is_a_nulls(own)) {
+			RCU_INIT_POINTER(obj->next, rht_next(tbl, own));
+			rcu_assign_pointer(own->next, obj);
+			return;
+		}
+	}
 	RCU_INIT_POINTER(obj->next, rht_first(tbl, idx));
 	rht_set_first(tbl, idx, obj);
 	rht_dom_fixup(ht, d);

@@ -870,6 +870,76 @@ static void rcu_walk_parked_between_unzip_passes(struct kunit *test)
 	ph_verify(ctx);
 }
 
+/*
+ * Inserts made while a doubling waits for its first grace period go into
+ * the old chains, where readers of the old array look.  Put at a chain's
+ * head they interleave the two sides of the pair, and every new run costs
+ * the unzip one more pass, a grace period each: a table filling from
+ * empty once kept a 128-bucket doubling unzipping chains of thousands for
+ * minutes.  An insert must join a run of its own side, so that the passes
+ * depend only on the chain the doubling started from.
+ *
+ * Doubling 4 -> 8 of [5 1] (two passes), with 64 keys of bucket 1 and
+ * bucket 5 inserted in turn before the first pass.
+ */
+#define PH_BURST	64
+
+static struct ph_obj *ph_burst;
+
+static void ph_burst_hook(struct rhashtable *ht, enum rht_test_point point,
+			  unsigned int arg)
+{
+	struct ph_ctx *ctx = READ_ONCE(ph_cur);
+	unsigned int i;
+
+	if (!ctx || ht != &ctx->ht || point != RHT_TP_PUBLISHED ||
+	    ctx->checked)
+		return;
+	ctx->checked = true;
+	for (i = 0; i < PH_BURST; i++) {
+		ph_burst[i].key = 9 + 4 * i;
+		ph_burst[i].in = ht;
+		KUNIT_EXPECT_EQ(ctx->test,
+				rhashtable_lookup_insert_fast(ht,
+							      &ph_burst[i].node,
+							      ph_params), 0);
+	}
+}
+
+static const struct rht_test_hooks ph_burst_hooks = {
+	.step = ph_burst_hook,
+};
+
+static void inserts_before_unzip_add_no_passes(struct kunit *test)
+{
+	static const struct ph_case c = { .size = 4, .keys = { 1, 5 } };
+	struct rhashtable_stats before, after;
+	struct ph_ctx *ctx;
+	unsigned int i;
+
+	ph_burst = kunit_kcalloc(test, PH_BURST, sizeof(*ph_burst),
+				 GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ph_burst);
+	ctx = ph_setup(test, &c);
+	rht_test_set_hooks(&ph_burst_hooks);
+	rhashtable_get_stats(&ctx->ht, &before);
+	KUNIT_EXPECT_EQ(test, rhashtable_expand(&ctx->ht), 0);
+	rhashtable_get_stats(&ctx->ht, &after);
+	rht_test_set_hooks(NULL);
+	KUNIT_EXPECT_TRUE(test, ctx->checked);
+	KUNIT_EXPECT_EQ(test, after.grows - before.grows, 1);
+	KUNIT_EXPECT_LE_MSG(test, after.unzip_passes - before.unzip_passes, 2,
+			    "the inserts added runs to unzip");
+	for (i = 0; i < PH_BURST; i++)
+		KUNIT_EXPECT_PTR_EQ(test,
+				    rhashtable_lookup_fast(&ctx->ht,
+							   &ph_burst[i].key,
+							   ph_params),
+				    &ph_burst[i]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->ht.nelems), PH_BURST + 2);
+	KUNIT_EXPECT_EQ(test, rht_test_validate(&ctx->ht), 0);
+}
+
 /* Nested arrays have a size limit: beyond it, a grow must fail. */
 static void failed_doubling_keeps_the_array(struct kunit *test)
 {
@@ -904,7 +974,7 @@ static void validate_catches_broken_chains(struct kunit *test)
 	struct rhash_head *end;
 
 	KUNIT_ASSERT_EQ(test, rht_test_validate(&ctx->ht), 0);
-	end = rcu_dereference_protected(one->next, 1);
+	end = rcu_access_pointer(one->next);	/* compared and put back */
 	KUNIT_ASSERT_TRUE(test, rht_is_a_nulls(end));
 
 	rcu_assign_pointer(one->next, two);	/* another bucket's object */
@@ -948,6 +1018,7 @@ static struct kunit_case ph_cases[] = {
 	KUNIT_CASE(rcu_walk_parked_across_first_unzip_pass),
 	KUNIT_CASE(rcu_walk_parked_between_unzip_passes),
 	KUNIT_CASE(rcu_walk_carried_then_zipped),
+	KUNIT_CASE(inserts_before_unzip_add_no_passes),
 	KUNIT_CASE(failed_doubling_keeps_the_array),
 	KUNIT_CASE(validate_catches_broken_chains),
 	{}

@@ -718,7 +718,14 @@ inline upd_insert(o, kk, tb)
 		:: ph == PH_NONE || ph == PH_GROW_UNZIP || ph == PH_REHASH ->
 			d_step { nxt[o] = FIRST(ua, ui); TR_N(o, nxt[o]) }
 			d_step { HEAD(ua, ui) = o; TR_H(ua, ui, o) }
-		:: ph == PH_GROW_PREP ->
+		:: ph == PH_GROW_PREP && IS_OBJ(HEAD(ua, ui)) ->
+			/* after the first object of its side: no new run */
+			d_step {
+				f0 = HEAD(ua, ui);
+				nxt[o] = nxt[f0]; TR_N(o, nxt[o])
+			}
+			d_step { nxt[f0] = o; TR_N(f0, o); f0 = 0 }
+		:: ph == PH_GROW_PREP && !IS_OBJ(HEAD(ua, ui)) ->
 			d_step { nxt[o] = FIRST(ta, ti); TR_N(o, nxt[o]) }
 			d_step { HEAD(ta, ti) = o; TR_H(ta, ti, o) }
 			unzip_link(ta, ua, ti)

@@ -64,6 +64,16 @@ static inline bool rht_test_resizing(struct rhashtable *ht)
 	return busy;
 }
 
+/* The resize step for a report; -1 where the test hooks are not built. */
+static inline unsigned int rht_compat_step(struct rhashtable *ht)
+{
+#if defined(RHT_IMPL_OURS) && IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
+	return rht_test_resize_step(ht);
+#else
+	return -1U;
+#endif
+}
+
 /*
  * Wait until no resize is queued, running or half-done, then take the
  * table's mutex so that none can start: the deferred worker (and, for
@@ -98,9 +108,25 @@ static inline void rht_test_quiesce_lock(struct rhashtable *ht)
 		mutex_unlock(&ht->mutex);
 		if (rht_test_now() - since > 10) {
 #ifdef RHT_IMPL_OURS
-			fprintf(stderr,
-				"quiesce: resize stuck: work pending %d\n",
-				work_pending(&ht->run_work));
+			int i;
+
+			for (i = 0; i < 2; i++) {
+				struct rhashtable_stats st;
+
+				if (i)
+					sleep(1);
+				rhashtable_get_stats(ht, &st);
+				fprintf(stderr,
+					"quiesce: resize stuck%s: work pending %d step %u size %u nelems %u grows %lu shrinks %lu rehashes %lu reseeds %lu passes %lu gps %lu long chains %lu\n",
+					i ? " (1 s later)" : "",
+					work_pending(&ht->run_work),
+					rht_compat_step(ht),
+					rht_dereference_rcu(ht->tbl, ht)->size,
+					atomic_read(&ht->nelems),
+					st.grows, st.shrinks, st.rehashes,
+					st.reseeds, st.unzip_passes,
+					st.grace_periods, st.long_chains);
+			}
 #endif
 			/* Nothing may kick it: a resize that stalls is a bug. */
 			fprintf(stderr, "FAIL: resize did not finish within 10 s\n");
