@@ -112,9 +112,20 @@ static struct api_ctx *api_new(struct kunit *test, unsigned int size,
 	return ctx;
 }
 
+/* The current array; the cases start no resize while they use it. */
+static struct bucket_table *api_cur_tbl(struct rhashtable *ht)
+{
+	struct bucket_table *tbl;
+
+	mutex_lock(&ht->mutex);
+	tbl = rht_dereference(ht->tbl, ht);
+	mutex_unlock(&ht->mutex);
+	return tbl;
+}
+
 static struct bucket_table *api_tbl(struct api_ctx *ctx)
 {
-	return rcu_dereference_protected(ctx->ht.tbl, 1);
+	return api_cur_tbl(&ctx->ht);
 }
 
 /*
@@ -364,7 +375,7 @@ static void api_insert_slow_direct(struct kunit *test)
 			KUNIT_EXPECT_PTR_EQ(test, ret, ERR_PTR(-E2BIG));
 	}
 	KUNIT_EXPECT_TRUE(test, rht_grow_above_max(full,
-						   rcu_dereference_protected(full->tbl, 1)));
+						   api_cur_tbl(full)));
 }
 
 /*
@@ -462,7 +473,7 @@ static void api_nested_buckets(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, api_destroy, ht),
 			0);
-	tbl = rcu_dereference_protected(ht->tbl, 1);
+	tbl = api_cur_tbl(ht);
 	KUNIT_ASSERT_NE(test, tbl->nest, 0U);
 	for (i = 0; i < 4; i++) {
 		objs[i].key = i * tbl->size / 4 + 1;

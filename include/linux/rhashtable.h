@@ -531,10 +531,14 @@ rht_ptr(struct rhash_lock_head __rcu *const *bkt, struct bucket_table *tbl,
 	return __rht_ptr(rht_dereference_bucket(*bkt, tbl, hash), bkt);
 }
 
+/*
+ * The caller owns the table outright: no reader, no updater, no worker.
+ * There is no lock for lockdep to check.
+ */
 static inline struct rhash_head *
 rht_ptr_exclusive(struct rhash_lock_head __rcu *const *bkt)
 {
-	return __rht_ptr(rcu_dereference_protected(*bkt, 1), bkt);
+	return __rht_ptr(rcu_dereference_raw(*bkt), bkt);
 }
 
 /* Our own view of a bucket: an empty one yields its coded marker. */
@@ -558,6 +562,17 @@ static inline struct rhash_head *rht_head_locked(struct bucket_table *tbl,
 }
 
 /*
+ * Is the lock bit of @bkt set?  bit_spin_lock() sets it only where the lock
+ * can be contended (SMP) or is debugged; elsewhere holding is assumed.
+ */
+static inline bool rht_word_held(struct rhash_lock_head __rcu *const *bkt)
+{
+	if (!IS_ENABLED(CONFIG_SMP) && !IS_ENABLED(CONFIG_DEBUG_SPINLOCK))
+		return true;
+	return (unsigned long)rcu_access_pointer(*bkt) & 1UL;
+}
+
+/*
  * Replace the head of a bucket whose lock we hold; the lock stays held.
  * The lock bit is carried over rather than forced: uniprocessor kernels
  * without spinlock debugging never set it.
@@ -566,7 +581,10 @@ static inline void rht_assign_locked(struct rhash_lock_head __rcu **bkt,
 				     struct rhash_head *obj)
 {
 	unsigned long word = rht_is_a_nulls(obj) ? 0 : (unsigned long)obj;
-	unsigned long held = (unsigned long)rcu_dereference_protected(*bkt, 1);
+	unsigned long held;
+
+	held = (unsigned long)rcu_dereference_protected(*bkt,
+							rht_word_held(bkt));
 
 	rcu_assign_pointer(*bkt, (struct rhash_lock_head *)(word | (held & 1UL)));
 }
