@@ -6,7 +6,8 @@
 #  b) checkpatch --strict on every patch in out/patches (make patches),
 #  c) kernel-doc -Wall on the C files,
 #  d) git am of out/patches on a fresh worktree of rht-base gives rht,
-#  e) every name of the 6.12 interface is used by a test (api-coverage.sh).
+#  e) every name of the 6.12 interface is used by a test (api-coverage.sh),
+#  f) every patch of the series builds (W=1, sparse) on its own.
 # Any finding fails; files not in the series yet are skipped with a note.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -100,6 +101,42 @@ fi
 
 # e) Every name of the 6.12 interface that we define is used by a test.
 lab/api-coverage.sh || bad "names of the interface no test uses"
+
+# f) Every patch builds.  In the am-check worktree, check out each commit
+#    of the series in turn and compile, with W=1 and sparse, the lib/
+#    objects that commit can build: lib/rhashtable.o and whichever of the
+#    test files it has (patch 1 compiles 6.12's own self test against the
+#    new header).  One x86_64 build directory serves every commit.
+if ((${#patches[@]})) && [ "$fail" = 0 ]; then
+	amb=$work/build-am
+	amk=(make -C "$wt" O="$amb" ARCH=x86_64 -j"${JOBS:-$(nproc)}")
+	want="KUNIT RHASHTABLE_KUNIT_TEST NET PROVE_LOCKING FTRACE"
+	[ -f "$amb/.config" ] || {
+		echo "lint: configuring $amb"
+		"${amk[@]}" -s defconfig
+		"$tree/scripts/config" --file "$amb/.config" \
+			$(printf -- '-e %s ' $want) -m TEST_RHASHTABLE
+	}
+	for c in $(git -C "$wt" rev-list --reverse rht-base..HEAD); do
+		git -C "$wt" checkout -q --detach "$c"
+		subject=$(git -C "$wt" log -1 --format=%s "$c")
+		objs=(lib/rhashtable.o)
+		for t in lib/test_rhashtable.c lib/test_rhashtable_phases.c \
+			 lib/test_rhashtable_api.c; do
+			[ -f "$wt/$t" ] && objs+=("${t%.c}.o")
+		done
+		log=$amb/patch.log
+		{ "${amk[@]}" -s olddefconfig && "${amk[@]}" -s prepare &&
+		  "${amk[@]}" C=1 CF=-Wsparse-error W=1 "${objs[@]}"; } \
+			>"$log" 2>&1 || { cat "$log"; bad "does not build: $subject"; }
+		if grep -q 'warning:\|error:' "$log"; then
+			cat "$log"
+			bad "warnings at: $subject"
+		fi
+		echo "builds: ${objs[*]} at: $subject"
+	done
+	git -C "$wt" checkout -q --detach rht
+fi
 
 echo "lint: took $((SECONDS - start)) s"
 ((fail == 0)) && echo "lint: clean"

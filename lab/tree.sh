@@ -55,7 +55,9 @@ if ! git rev-parse -q --verify rht-base >/dev/null 2>&1; then
 	git tag rht-base "$base"
 fi
 
-# 3. The series, one commit per lab/series/NN-*.txt.
+# 3. The series, one commit per lab/series/NN-*.txt.  A file listed as
+#    path@NAME goes in filtered (lab/series/filter.py), so that an earlier
+#    patch can carry it without what a later one, listing it plainly, adds.
 field() { sed -n "s/^$1: *//p" "$2"; }
 index=$tree/.git/index.rht
 igit() { GIT_INDEX_FILE=$index git "$@"; }	# git on a temporary index
@@ -77,10 +79,21 @@ for s in lab/series/[0-9]*.txt; do
 		fi
 	done
 	for f in "${files[@]}"; do
+		# path@NAME: the file as lab/series/filter.py NAME prints it,
+		# that is before a later patch adds to it.
+		filter=
+		case $f in *@*) filter=${f#*@}; f=${f%@*} ;; esac
 		[ -f "$f" ] || die "$s: missing file $f"
 		mode=100644
 		[ -x "$f" ] && mode=100755
-		blob=$(git hash-object -w --no-filters "$repo/$f")
+		if [ -n "$filter" ]; then
+			lab/series/filter.py "$filter" "$f" > "$index.blob" ||
+				die "$s: filter $filter of $f failed"
+			blob=$(git hash-object -w --no-filters "$index.blob")
+			rm -f "$index.blob"
+		else
+			blob=$(git hash-object -w --no-filters "$repo/$f")
+		fi
 		igit update-index --add --cacheinfo "$mode,$blob,$f"
 	done
 	for d in $(field Diffs "$s"); do
