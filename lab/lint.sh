@@ -29,12 +29,12 @@ ours() {
 # a) sparse, in an x86_64 defconfig build dir with our code enabled.
 objs=()
 for f in lib/rhashtable.c lib/test_rhashtable.c lib/test_rhashtable_phases.c \
-	 lib/test_rhashtable_api.c; do
+	 lib/test_rhashtable_api.c net/netlink/portid_kunit.c; do
 	ours "$f" && objs+=("${f%.c}.o")
 done
 if ((${#objs[@]})); then
 	mk=(make -C "$tree" O="$build" ARCH=x86_64 -j"${JOBS:-$(nproc)}")
-	want="KUNIT RHASHTABLE_KUNIT_TEST NET PROVE_LOCKING"
+	want="KUNIT RHASHTABLE_KUNIT_TEST NETLINK_PORTID_KUNIT_TEST NET PROVE_LOCKING"
 	for sym in $want; do
 		grep -qs "^CONFIG_$sym=y" "$build/.config" && continue
 		echo "lint: configuring $build"
@@ -75,7 +75,8 @@ fi
 # c) kernel-doc.
 for f in include/linux/rhashtable.h include/linux/rhashtable-types.h \
 	 lib/rhashtable.c lib/rhashtable_test.h lib/test_rhashtable.c \
-	 lib/test_rhashtable_phases.c lib/test_rhashtable_api.c; do
+	 lib/test_rhashtable_phases.c lib/test_rhashtable_api.c \
+	 net/netlink/portid_kunit.c; do
 	ours "$f" || continue
 	out=$(cd "$tree" && scripts/kernel-doc -none -Wall "$f" 2>&1)
 	[ -z "$out" ] || { echo "$out"; bad "kernel-doc: $f"; }
@@ -110,19 +111,21 @@ lab/api-coverage.sh || bad "names of the interface no test uses"
 if ((${#patches[@]})) && [ "$fail" = 0 ]; then
 	amb=$work/build-am
 	amk=(make -C "$wt" O="$amb" ARCH=x86_64 -j"${JOBS:-$(nproc)}")
-	want="KUNIT RHASHTABLE_KUNIT_TEST NET PROVE_LOCKING FTRACE"
+	want="KUNIT RHASHTABLE_KUNIT_TEST NETLINK_PORTID_KUNIT_TEST NET"
+	want="$want PROVE_LOCKING FTRACE"
 	[ -f "$amb/.config" ] || {
 		echo "lint: configuring $amb"
 		"${amk[@]}" -s defconfig
-		"$tree/scripts/config" --file "$amb/.config" \
-			$(printf -- '-e %s ' $want) -m TEST_RHASHTABLE
 	}
 	for c in $(git -C "$wt" rev-list --reverse rht-base..HEAD); do
 		git -C "$wt" checkout -q --detach "$c"
+		# olddefconfig drops what a commit does not know yet: ask again.
+		"$tree/scripts/config" --file "$amb/.config" \
+			$(printf -- '-e %s ' $want) -m TEST_RHASHTABLE
 		subject=$(git -C "$wt" log -1 --format=%s "$c")
 		objs=(lib/rhashtable.o)
 		for t in lib/test_rhashtable.c lib/test_rhashtable_phases.c \
-			 lib/test_rhashtable_api.c; do
+			 lib/test_rhashtable_api.c net/netlink/portid_kunit.c; do
 			[ -f "$wt/$t" ] && objs+=("${t%.c}.o")
 		done
 		log=$amb/patch.log
