@@ -5,9 +5,11 @@ The README's benchmark table, printed from a results.csv of make bench
 (tools/testing/rhashtable/scripts/bench_report.py), so that the figures
 in the README are the ones of the run and nobody types them.
 
-usage: bench_table.py [out/bench]
+usage: bench_table.py [--brief] [out/bench | lab/results/results-DATE.csv]
 
-One row per figure: ours / stock, ours / cds_lfht and ours / plain, each
+--brief prints medians only, in fixed columns, for the cover letter.
+
+One row per figure: ours over stock, stock-cmp, cds_lfht and plain, each
 the median of the per-round ratios of operations per CPU second, with the
 smallest and largest round in brackets; memory in bytes per entry (lower
 is better); the storm row is lookups during a resize storm over the same
@@ -48,30 +50,75 @@ def cell(r):
                                  float(r['ours_over_max']))
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else 'out/bench'
-    with open(os.path.join(out, 'results.csv'), newline='') as f:
+def read_run(out):
+    """Rows of a results.csv and its meta.txt; @out is the run's directory,
+    or a kept copy lab/results/results-DATE.csv (meta-DATE.txt beside)."""
+    if out.endswith('.csv'):
+        csv_path = out
+        meta_path = os.path.join(os.path.dirname(out), os.path.basename(
+            out).replace('results-', 'meta-').replace('.csv', '.txt'))
+    else:
+        csv_path = os.path.join(out, 'results.csv')
+        meta_path = os.path.join(out, 'meta.txt')
+    with open(csv_path, newline='') as f:
         rows = list(csv.DictReader(f))
     meta = {}
     try:
-        with open(os.path.join(out, 'meta.txt')) as f:
+        with open(meta_path) as f:
             meta = dict(line.rstrip('\n').split('=', 1) for line in f
                         if '=' in line)
     except OSError:
         pass
+    return rows, meta
+
+
+def brief(rows, meta):
+    """The same figures for an email: medians only, fixed width."""
+    idx = {(r['workload'], r['contender'], r['threads'], r['entries'],
+            r['metric']): r for r in rows}
+    conts = ('stock', 'stock-cmp', 'cds_lfht', 'plain')
+    lines = ['userspace harness, %s, %s CPUs %s, %s rounds; ours over each'
+             % (meta.get('date', '?'), meta.get('cpus', '?'),
+                meta.get('arch', '?'), meta.get('rounds', '?')),
+             'contender per CPU second, median of the per-round ratios:', '',
+             '%-34s %3s %4s %6s %6s %6s %6s' % (('workload', 'thr', 'n') +
+                                                ('stock', 's-cmp', 'lfht', 'plain'))]
+    seen = sorted({(r['workload'], int(r['threads']), int(r['entries']))
+                   for r in rows})
+    for wl, name in NAMES:
+        metric = 'tables_per_s' if wl.startswith('life') else 'cpu_ops_per_s'
+        for w, t, n in seen:
+            if w != wl:
+                continue
+            cells = []
+            for c in conts:
+                r = idx.get((wl, c, str(t), str(n), metric))
+                cells.append('%.2f' % float(r['ours_over'])
+                             if r and r['ours_over'] else '-')
+            lines.append('%-34s %3d %4s %6s %6s %6s %6s' %
+                         ((name[:34], t, size(n)) + tuple(cells)))
+    return '\n'.join(lines)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != '--brief']
+    rows, meta = read_run(args[0] if args else 'out/bench')
+    if '--brief' in sys.argv:
+        print(brief(rows, meta))
+        return
     idx = {(r['workload'], r['contender'], r['threads'], r['entries'],
             r['metric']): r for r in rows}
 
     def ratios(wl, t, n, metric):
         return ' | '.join(cell(idx.get((wl, c, str(t), str(n), metric)))
-                          for c in ('stock', 'cds_lfht', 'plain'))
+                          for c in ('stock', 'stock-cmp', 'cds_lfht', 'plain'))
     print('Run of %s, %s CPUs %s, %s rounds; per CPU second, median '
           '(min–max) of the per-round ratios:\n' %
           (meta.get('date', '?'), meta.get('cpus', '?'),
            meta.get('arch', '?'), meta.get('rounds', '?')))
-    print('| workload | threads | entries | ours/stock | ours/cds_lfht '
-          '| ours/plain |')
-    print('| --- | --- | --- | --- | --- | --- |')
+    print('| workload | threads | entries | ours/stock | ours/stock-cmp '
+          '| ours/cds_lfht | ours/plain |')
+    print('| --- | --- | --- | --- | --- | --- | --- |')
     seen = sorted({(r['workload'], int(r['threads']), int(r['entries']))
                    for r in rows})
     for wl, name in NAMES:
@@ -87,7 +134,7 @@ def main():
             s = idx.get((w, 'stock', str(t), str(n), 'cpu_ops_per_s'))
             if o and s:
                 print('| storm / calm lookups (ours, stock) | %d | %s | '
-                      '%.2f, %.2f | | |' % (t, size(n), float(o['median']),
+                      '%.2f, %.2f | | | |' % (t, size(n), float(o['median']),
                                             float(s['median'])))
     for w, t, n in seen:
         if w.startswith('memory_bytes_per_entry'):
@@ -101,7 +148,7 @@ def main():
                  'grow_reseeds' in w or 'grow_unzip' in w):
             r = idx.get((w, 'ours', str(t), str(n), 'count'))
             if r:
-                print('| %s (ours, count) | %d | %s | %s | | |' % (
+                print('| %s (ours, count) | %d | %s | %s | | | |' % (
                     w[len('grow_'):-len('_u32')].replace('_', ' '), t,
                     size(n), r['median']))
 

@@ -20,8 +20,9 @@
 #                            is installed; rerun that script to redraw
 #
 # usage: bench.sh BENCH_BINARY...
-#   Each binary is one implementation (IMPL=stock, IMPL=ours).  The stock
-#   binary also runs the reference contenders (cds_lfht, plain).
+#   Each binary is one implementation (IMPL=stock, IMPL=stock-cmp,
+#   IMPL=ours).  The stock binary also runs the reference contenders
+#   (cds_lfht, plain).
 #
 # Environment: BENCH_OUT (default ./out/bench), ROUNDS (5), DUR (measured
 # seconds per duration-bound figure, 2), WARMUP (seconds before each such
@@ -81,6 +82,9 @@ for bin in "$@"; do
 		echo "stock $bin rht" >> "$CONT"
 		echo "cds_lfht $bin lfht" >> "$CONT"
 		echo "plain $bin plain" >> "$CONT"
+		;;
+	*/stock-cmp/*)
+		echo "stock-cmp $bin rht" >> "$CONT"
 		;;
 	*/ours/*)
 		echo "ours $bin rht" >> "$CONT"

@@ -38,10 +38,10 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_report import read_raw, add_storm_ratios  # noqa: E402
 
-CONTENDERS = ["ours", "stock", "cds_lfht", "plain"]
-COLOURS = {"ours": "#d62728", "stock": "#1f77b4", "cds_lfht": "#2ca02c",
-           "plain": "#7f7f7f"}
-POINTS = {"ours": 7, "stock": 5, "cds_lfht": 9, "plain": 11}
+CONTENDERS = ["ours", "stock", "stock-cmp", "cds_lfht", "plain"]
+COLOURS = {"ours": "#d62728", "stock": "#1f77b4", "stock-cmp": "#17becf",
+           "cds_lfht": "#2ca02c", "plain": "#7f7f7f"}
+POINTS = {"ours": 7, "stock": 5, "stock-cmp": 4, "cds_lfht": 9, "plain": 11}
 
 
 def short_name(wl):

@@ -33,7 +33,8 @@ import csv
 import statistics
 import sys
 
-CONTENDER_ORDER = {"ours": 0, "stock": 1, "cds_lfht": 2, "plain": 3}
+CONTENDER_ORDER = {"ours": 0, "stock": 1, "stock-cmp": 2, "cds_lfht": 3,
+                   "plain": 4}
 METRIC_ORDER = {"wall_ops_per_s": 0, "cpu_ops_per_s": 1, "tables_per_s": 2,
                 "bytes_per_entry": 3, "count": 4}
 STORM = "lookup_resize_storm_"
