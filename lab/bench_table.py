@@ -72,31 +72,40 @@ def read_run(out):
     return rows, meta
 
 
+CONTENDERS = ('stock', 'stock-cmp', 'cds_lfht', 'plain')
+
+
+def index(rows):
+    return {(r['workload'], r['contender'], r['threads'], r['entries'],
+             r['metric']): r for r in rows}
+
+
+def rate_rows(rows, idx):
+    """(name, threads, entries, [row of ours over each contender]) per
+    rate figure, in the order of NAMES."""
+    seen = sorted({(r['workload'], int(r['threads']), int(r['entries']))
+                   for r in rows})
+    for wl, name in NAMES:
+        metric = 'tables_per_s' if wl.startswith('life') else 'cpu_ops_per_s'
+        for w, t, n in seen:
+            if w == wl:
+                yield name, t, n, [idx.get((wl, c, str(t), str(n), metric))
+                                   for c in CONTENDERS]
+
+
 def brief(rows, meta):
     """The same figures for an email: medians only, fixed width."""
-    idx = {(r['workload'], r['contender'], r['threads'], r['entries'],
-            r['metric']): r for r in rows}
-    conts = ('stock', 'stock-cmp', 'cds_lfht', 'plain')
     lines = ['userspace harness, %s, %s CPUs %s, %s rounds; ours over each'
              % (meta.get('date', '?'), meta.get('cpus', '?'),
                 meta.get('arch', '?'), meta.get('rounds', '?')),
              'contender per CPU second, median of the per-round ratios:', '',
              '%-34s %3s %4s %6s %6s %6s %6s' % (('workload', 'thr', 'n') +
                                                 ('stock', 's-cmp', 'lfht', 'plain'))]
-    seen = sorted({(r['workload'], int(r['threads']), int(r['entries']))
-                   for r in rows})
-    for wl, name in NAMES:
-        metric = 'tables_per_s' if wl.startswith('life') else 'cpu_ops_per_s'
-        for w, t, n in seen:
-            if w != wl:
-                continue
-            cells = []
-            for c in conts:
-                r = idx.get((wl, c, str(t), str(n), metric))
-                cells.append('%.2f' % float(r['ours_over'])
-                             if r and r['ours_over'] else '-')
-            lines.append('%-34s %3d %4s %6s %6s %6s %6s' %
-                         ((name[:34], t, size(n)) + tuple(cells)))
+    for name, t, n, cells in rate_rows(rows, index(rows)):
+        lines.append('%-34s %3d %4s %6s %6s %6s %6s' % (
+            (name[:34], t, size(n)) +
+            tuple('%.2f' % float(r['ours_over']) if r and r['ours_over']
+                  else '-' for r in cells)))
     return '\n'.join(lines)
 
 
@@ -106,12 +115,11 @@ def main():
     if '--brief' in sys.argv:
         print(brief(rows, meta))
         return
-    idx = {(r['workload'], r['contender'], r['threads'], r['entries'],
-            r['metric']): r for r in rows}
+    idx = index(rows)
 
     def ratios(wl, t, n, metric):
         return ' | '.join(cell(idx.get((wl, c, str(t), str(n), metric)))
-                          for c in ('stock', 'stock-cmp', 'cds_lfht', 'plain'))
+                          for c in CONTENDERS)
     print('Run of %s, %s CPUs %s, %s rounds; per CPU second, median '
           '(min–max) of the per-round ratios:\n' %
           (meta.get('date', '?'), meta.get('cpus', '?'),
@@ -119,15 +127,11 @@ def main():
     print('| workload | threads | entries | ours/stock | ours/stock-cmp '
           '| ours/cds_lfht | ours/plain |')
     print('| --- | --- | --- | --- | --- | --- | --- |')
+    for name, t, n, cells in rate_rows(rows, idx):
+        print('| %s | %d | %s | %s |' % (name, t, size(n),
+                                         ' | '.join(map(cell, cells))))
     seen = sorted({(r['workload'], int(r['threads']), int(r['entries']))
                    for r in rows})
-    for wl, name in NAMES:
-        metric = 'tables_per_s' if wl.startswith('life') else 'cpu_ops_per_s'
-        for w, t, n in seen:
-            if w != wl:
-                continue
-            print('| %s | %d | %s | %s |' % (name, t, size(n),
-                                             ratios(wl, t, n, metric)))
     for w, t, n in seen:
         if w == 'lookup_resize_storm_ratio_u32':
             o = idx.get((w, 'ours', str(t), str(n), 'cpu_ops_per_s'))
