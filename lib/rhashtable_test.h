@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Hooks that let the rhashtable tests reach into lib/rhashtable.c: make a
- * given allocation fail, and run test code at each step of a resize.  Only
- * built with CONFIG_RHASHTABLE_KUNIT_TEST (the KUnit suites, and the
- * userspace harness in tools/testing/rhashtable); not an interface for
- * anything else.
+ * given allocation fail, and run test code at each step of a resize.  The
+ * hooks exist only in kernels built with the rhashtable KUnit suites (and
+ * in the userspace harness); elsewhere lib/rhashtable.c compiles them to
+ * nothing.  Not an interface for anything but those tests.
  */
 #ifndef _LIB_RHASHTABLE_TEST_H
 #define _LIB_RHASHTABLE_TEST_H

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Print a file as it stood before a later patch of the series.
 
-Usage: filter.py NAME FILE
+Usage: filter.py NAME[+NAME...] FILE
 
 lab/tree.sh takes "path@NAME" on a Files: line to mean this output:
 an earlier patch gets the file without what a later patch adds, and the
@@ -11,6 +11,11 @@ stays incremental while the repo keeps only the final files.
 
   notrace   without the tracepoints: no CREATE_TRACE_POINTS block and no
             trace_rhashtable_*() statements.
+  notest    without the KUnit hooks: each
+            "#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)" block becomes its
+            #else part (the no-op hooks), or nothing, and the include of
+            <kunit/visibility.h> goes.  The Kconfig symbol arrives with the
+            suites, so no earlier patch may name it.
 """
 import re
 import sys
@@ -27,10 +32,32 @@ def notrace(text):
     return text
 
 
-FILTERS = {'notrace': notrace}
+KUNIT_IF = '#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)\n'
+
+
+def notest(text):
+    text = text.replace('#include <kunit/visibility.h>\n', '')
+    # The blocks hold no nested #if: the first #else/#endif after the
+    # #if is its own.
+    block = re.compile(re.escape(KUNIT_IF) +
+                       r'(?:(?!#if|#else|#endif).*\n)*?'
+                       r'(?:#else\n((?:(?!#if|#else|#endif).*\n)*?))?'
+                       r'#endif\n\n?')
+    text = block.sub(lambda m: m.group(1) + '\n' if m.group(1) else '',
+                     text)
+    if 'RHASHTABLE_KUNIT_TEST' in text or 'EXPORT_SYMBOL_IF_KUNIT' in text:
+        sys.exit('filter: notest left a KUnit hook behind')
+    return text
+
+
+FILTERS = {'notrace': notrace, 'notest': notest}
 
 if __name__ == '__main__':
-    if len(sys.argv) != 3 or sys.argv[1] not in FILTERS:
+    names = sys.argv[1].split('+') if len(sys.argv) == 3 else []
+    if not names or any(n not in FILTERS for n in names):
         sys.exit(__doc__)
     with open(sys.argv[2]) as f:
-        sys.stdout.write(FILTERS[sys.argv[1]](f.read()))
+        text = f.read()
+    for n in names:
+        text = FILTERS[n](text)
+    sys.stdout.write(text)
