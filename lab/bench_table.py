@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """
 The README's benchmark table, printed from a results.csv of make bench
-(tools/testing/rhashtable/scripts/bench_report.py), so that the figures
+(lab/bench/bench_report.py), so that the figures
 in the README are the ones of the run and nobody types them.
 
 usage: bench_table.py [--brief] [out/bench | lab/results/results-DATE.csv]

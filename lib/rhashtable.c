@@ -557,8 +557,7 @@ static struct bucket_table *rht_alloc_table(struct rhashtable *ht,
 
 	tbl = rht_alloc_flat(ht, shift, GFP_KERNEL | __GFP_NOWARN);
 	if (tbl || !nested_min ||
-	    min_t(unsigned int, shift, 2 * RHT_LEAF_SHIFT - 1) <
-	    ilog2(nested_min))
+	    min_t(int, shift, 2 * RHT_LEAF_SHIFT - 1) < ilog2(nested_min))
 		return tbl;
 	return rht_alloc_nested(ht, shift, GFP_KERNEL | __GFP_NOWARN);
 }

@@ -249,7 +249,7 @@ static void ph_step(struct rhashtable *ht, enum rht_test_point point,
 
 	if (!ctx || ht != &ctx->ht || ctx->checked ||
 	    point != ctx->c->point ||
-	    (ctx->c->arg >= 0 && arg != ctx->c->arg))
+	    (ctx->c->arg >= 0 && arg != (unsigned int)ctx->c->arg))
 		return;
 	ph_check(ctx);
 }

@@ -427,7 +427,7 @@ static inline bool rht_seq_retry(const struct bucket_table *tbl,
 				 unsigned int idx, unsigned int seq)
 {
 	smp_rmb();	/* the walk's loads before the stripe's: rht_seq_bump() */
-	return atomic_read(&tbl->seq[idx & tbl->seq_mask]) != seq;
+	return atomic_read(&tbl->seq[idx & tbl->seq_mask]) != (int)seq;
 }
 
 /*

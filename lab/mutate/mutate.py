@@ -31,7 +31,7 @@ KSRC = os.path.join(WORK, 'linux')
 SCRATCH = os.path.join(WORK, 'mutate', 'src')
 OUT = os.path.join(WORK, 'mutate', 'out')
 H = os.path.join(SCRATCH, 'tools/testing/rhashtable')
-B = os.path.join(OUT, 'build/ours')
+B = os.path.join(OUT, 'build')
 
 
 # As tools/testing/rhashtable/Makefile runs them.

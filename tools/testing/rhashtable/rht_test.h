@@ -19,7 +19,7 @@
 #include "rht_compat.h"
 
 #ifndef RHT_IMPL_NAME
-#define RHT_IMPL_NAME "unknown"
+#define RHT_IMPL_NAME "rhashtable"
 #endif
 
 /*

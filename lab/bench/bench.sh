@@ -10,13 +10,13 @@
 #   $BENCH_OUT/results.csv   per figure the median over the rounds and the
 #                            ratios paired by round (ours in round r over
 #                            the other contender in round r), as median,
-#                            min and max: see scripts/bench_report.py for
+#                            min and max: see lab/bench/bench_report.py for
 #                            the columns
 #   $BENCH_OUT/timeline.csv  the timeline family's samples, round first:
 #                            round,tl,phase,contender,entries,ms,lookups,
 #                            buckets,resizing (and tl-event lines)
 #   $BENCH_OUT/meta.txt      the machine, the date and the settings
-#   $BENCH_OUT/*.png         graphs (scripts/bench_plot.py), when gnuplot
+#   $BENCH_OUT/*.png         graphs (lab/bench/bench_plot.py), when gnuplot
 #                            is installed; rerun that script to redraw
 #
 # usage: bench.sh BENCH_BINARY...

@@ -22,8 +22,8 @@
  * Worker i runs pinned to the i-th CPU the process may use (modulo their
  * number), the extra thread of the storm family on the next one.
  * Duration-bound figures (lookup, churn, storm) warm up for -w seconds
- * (0.2), then measure for -d seconds (2).  scripts/bench.sh runs the
- * binaries round by round and scripts/bench_report.py turns the runs into
+ * (0.2), then measure for -d seconds (2).  lab/bench/bench.sh runs the
+ * binaries round by round and bench_report.py turns the runs into
  * medians and per-round ratios.
  *
  * Families:

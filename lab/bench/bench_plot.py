@@ -5,8 +5,8 @@
 #
 # usage: bench_plot.py BENCH_OUT
 #
-# Reads BENCH_OUT/results.csv and raw.csv (scripts/bench_report.py and
-# scripts/bench.sh) and meta.txt, and writes into BENCH_OUT:
+# Reads BENCH_OUT/results.csv and raw.csv (lab/bench/bench_report.py and
+# bench.sh) and meta.txt, and writes into BENCH_OUT:
 #   ratio.png        ours / stock, ours / cds_lfht and ours / plain per
 #                    figure, in operations per CPU second: the median of
 #                    the per-round ratios with whiskers from the smallest

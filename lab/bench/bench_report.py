@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# Turn the single runs of scripts/bench.sh into one line per figure.
+# Turn the single runs of bench.sh into one line per figure.
 #
 # usage: bench_report.py RAW_CSV RESULTS_CSV
 #

@@ -1,3 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* Shadow tools' asm/bug.h: everything lives in <linux/bug.h>. */
-#include <linux/bug.h>
