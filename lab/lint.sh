@@ -7,7 +7,8 @@
 #  c) kernel-doc -Wall on the C files,
 #  d) git am of out/patches on a fresh worktree of rht-base gives rht,
 #  e) every name of the 6.12 interface is used by a test (api-coverage.sh),
-#  f) every patch of the series builds (W=1, sparse) on its own.
+#  f) every patch of the series builds (W=1, sparse) on its own,
+#  g) the harness in the series names nothing of the lab.
 # Any finding fails; files not in the series yet are skipped with a note.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -139,6 +140,14 @@ if ((${#patches[@]})) && [ "$fail" = 0 ]; then
 		echo "builds: ${objs[*]} at: $subject"
 	done
 	git -C "$wt" checkout -q --detach rht
+fi
+
+# g) tools/testing/rhashtable goes upstream: no lab paths or variables, no
+#    switch between implementations (those live in lab/bench).
+if leaks=$(grep -rnE 'RHT_WORK|stockref|STOCK_REV|rht-base|\bRHT_IMPL_|IMPL=|lab/' \
+		tools/testing/rhashtable); then
+	echo "$leaks"
+	bad "the harness names the lab"
 fi
 
 echo "lint: took $((SECONDS - start)) s"

@@ -333,7 +333,7 @@ static struct bench_result bench_run_common(void *(*fn)(void *),
 #define bench_run2(fn, fn2, args, stride, off, n)			\
 	bench_run_common(fn, fn2, args, stride, off, n, 0)
 
-static const char *impl_label = RHT_IMPL_NAME;
+static const char *impl_label = RHT_TEST_LABEL;
 
 /*
  * The timeline family: one sample per millisecond of lookups done, the

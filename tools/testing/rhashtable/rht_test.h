@@ -18,8 +18,9 @@
 #include "shim/rht_shim.h"
 #include "rht_compat.h"
 
-#ifndef RHT_IMPL_NAME
-#define RHT_IMPL_NAME "rhashtable"
+/* Names the table under test in the reports; a build may set its own. */
+#ifndef RHT_TEST_LABEL
+#define RHT_TEST_LABEL "rhashtable"
 #endif
 
 /*

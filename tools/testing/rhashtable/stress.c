@@ -1970,7 +1970,7 @@ static int rhl_run(void)
 
 	fprintf(stdout,
 		"stress: impl %s, rhltable, %d readers, %d writers%s%s, %u stable keys x %d + %u churn keys (up to %d each), %.1fs, seed %llu, fail %u ppm\n",
-		RHT_IMPL_NAME, opt.readers, opt.writers,
+		RHT_TEST_LABEL, opt.readers, opt.writers,
 		opt.walker ? ", walker" : "",
 #ifdef RHT_TEST_HAVE_RESIZE
 		", resizer",
@@ -2199,7 +2199,7 @@ int main(int argc, char **argv)
 
 	fprintf(stdout,
 		"stress: impl %s, %d readers, %d writers, %d movers%s%s, %u stable + %u churn keys, %.1fs, seed %llu, fail %u ppm\n",
-		RHT_IMPL_NAME, opt.readers, opt.writers, opt.movers,
+		RHT_TEST_LABEL, opt.readers, opt.writers, opt.movers,
 		opt.walker ? ", walker" : "",
 #ifdef RHT_TEST_HAVE_RESIZE
 		", resizer",
