@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/include's bitmap.h plus bitmap_alloc()/bitmap_free(), which it
+ * lacks, on the shim allocator so that their failures can be injected.
+ */
 #ifndef _RHT_SHIM_LINUX_BITMAP_H
 #define _RHT_SHIM_LINUX_BITMAP_H
 

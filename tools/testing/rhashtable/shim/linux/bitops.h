@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/include's bitops.h with test_bit() made a relaxed atomic load:
+ * bucket lock bits are read while other threads set them.
+ */
 #ifndef _RHT_SHIM_LINUX_BITOPS_H
 #define _RHT_SHIM_LINUX_BITOPS_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Not in tools/include.  local_bh_disable()/enable(), counted per thread
+ * under RHT_SHIM_DEBUG so that the sleep checks see softirq context.
+ */
 #ifndef _RHT_SHIM_LINUX_BOTTOM_HALF_H
 #define _RHT_SHIM_LINUX_BOTTOM_HALF_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/include's cache.h has only the line size (and says 32 bytes);
+ * the table's structures need ____cacheline_aligned and friends too.
+ */
 #ifndef _RHT_SHIM_LINUX_CACHE_H
 #define _RHT_SHIM_LINUX_CACHE_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's error numbers beyond libc's, which tools/include does not
+ * define.
+ */
 #ifndef _RHT_SHIM_LINUX_ERRNO_H
 #define _RHT_SHIM_LINUX_ERRNO_H
 

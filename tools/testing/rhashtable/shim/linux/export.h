@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/include's export.h plus the namespaced and module-limited
+ * exports, and THIS_MODULE: a program exports nothing.
+ */
 #ifndef _RHT_SHIM_LINUX_EXPORT_H
 #define _RHT_SHIM_LINUX_EXPORT_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Not in tools/include.  local_irq_save()/restore() and friends, with a
+ * per-thread flag under RHT_SHIM_DEBUG for the context checks.
+ */
 #ifndef _RHT_SHIM_LINUX_IRQFLAGS_H
 #define _RHT_SHIM_LINUX_IRQFLAGS_H
 

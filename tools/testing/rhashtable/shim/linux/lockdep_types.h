@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Not in tools/include: the lockdep types that the table's structures
+ * embed (lockdep.h here does the checking).
+ */
 #ifndef _RHT_SHIM_LINUX_LOCKDEP_TYPES_H
 #define _RHT_SHIM_LINUX_LOCKDEP_TYPES_H
 

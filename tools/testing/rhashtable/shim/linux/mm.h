@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/include's mm.h has the page macros but not the allocator
+ * declarations the table expects from <linux/mm.h> (kvmalloc, gfp).
+ */
 #ifndef _RHT_SHIM_LINUX_MM_H
 #define _RHT_SHIM_LINUX_MM_H
 

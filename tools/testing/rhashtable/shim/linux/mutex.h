@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/include's mutex.h is empty: a mutex on pthreads that remembers
+ * its holder, so that lockdep_is_held() is a real check.
+ */
 #ifndef _RHT_SHIM_LINUX_MUTEX_H
 #define _RHT_SHIM_LINUX_MUTEX_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Not in tools/include.  preempt_disable()/enable(), counted per thread
+ * under RHT_SHIM_DEBUG so that sleeping in atomic context is caught.
+ */
 #ifndef _RHT_SHIM_LINUX_PREEMPT_H
 #define _RHT_SHIM_LINUX_PREEMPT_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Not in tools/include as the kernel spells it: printk(), pr_*() and the
+ * KERN_ levels on stdio; quiet unless rht_shim_verbose.
+ */
 #ifndef _RHT_SHIM_LINUX_PRINTK_H
 #define _RHT_SHIM_LINUX_PRINTK_H
 

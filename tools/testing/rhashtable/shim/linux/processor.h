@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The spin_begin()/spin_until_cond() helpers, which tools/include lacks.
+ */
 #ifndef _RHT_SHIM_LINUX_PROCESSOR_H
 #define _RHT_SHIM_LINUX_PROCESSOR_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Not in tools/include: current, might_sleep(), cond_resched() and the
+ * context checks behind them.
+ */
 #ifndef _RHT_SHIM_LINUX_SCHED_H
 #define _RHT_SHIM_LINUX_SCHED_H
 

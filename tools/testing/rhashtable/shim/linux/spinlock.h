@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/include's spinlock.h is a bare pthread mutex without an owner;
+ * this one remembers it, for lockdep_assert_held() and the context checks.
+ */
 #ifndef _RHT_SHIM_LINUX_SPINLOCK_H
 #define _RHT_SHIM_LINUX_SPINLOCK_H
 

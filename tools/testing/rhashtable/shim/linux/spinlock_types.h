@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The spinlock types alone, for headers that embed a lock without
+ * taking it (tools/include has no spinlock_types.h).
+ */
 #ifndef _RHT_SHIM_LINUX_SPINLOCK_TYPES_H
 #define _RHT_SHIM_LINUX_SPINLOCK_TYPES_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Not in tools/include: the vmalloc family on the shim allocator, so
+ * that its failures can be injected like kmalloc's.
+ */
 #ifndef _RHT_SHIM_LINUX_VMALLOC_H
 #define _RHT_SHIM_LINUX_VMALLOC_H
 

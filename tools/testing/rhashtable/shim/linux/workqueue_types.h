@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Not in tools/include: struct work_struct and friends, run by the
+ * workqueue threads of shim.c (or by hand in the fuzzer's manual mode).
+ */
 #ifndef _RHT_SHIM_LINUX_WORKQUEUE_TYPES_H
 #define _RHT_SHIM_LINUX_WORKQUEUE_TYPES_H
 
