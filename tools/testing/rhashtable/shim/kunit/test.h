@@ -78,14 +78,7 @@ void kunit_log_line(struct kunit *test, const char *fmt, ...);
 do {									\
 	__typeof__(a) __ka = (a);					\
 	__typeof__(b) __kb = (b);					\
-	bool __kok;							\
-									\
-	/* C's conversions, as the kernel's KUnit compares. */		\
-	_Pragma("GCC diagnostic push")					\
-	_Pragma("GCC diagnostic ignored \"-Wsign-compare\"")		\
-	__kok = __ka op __kb;						\
-	_Pragma("GCC diagnostic pop")					\
-	if (!__kok)							\
+	if (!(__ka op __kb))						\
 		rht_kunit_fail(test, assert, __FILE__, __LINE__,	\
 			       "%s %s %s (%lld vs %lld) " fmt, #a, #op,	\
 			       #b, (long long)(uintptr_t)__ka,		\
