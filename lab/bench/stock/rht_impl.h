@@ -24,11 +24,6 @@ static inline bool rht_impl_resizing(struct bucket_table *tbl)
 	return rcu_access_pointer(tbl->future_tbl);
 }
 
-static inline unsigned int rht_compat_step(struct rhashtable *ht)
-{
-	return -1U;
-}
-
 /* A stock resize never waits for a grace period or a timer. */
 static inline void rht_impl_kick(struct rhashtable *ht)
 {

@@ -32,16 +32,6 @@ static inline bool rht_impl_resizing(struct bucket_table *tbl)
 	return rcu_access_pointer(tbl->past_tbl);
 }
 
-/* The resize step for a report; -1 where the test hooks are not built. */
-static inline unsigned int rht_compat_step(struct rhashtable *ht)
-{
-#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
-	return rht_test_resize_step(ht);
-#else
-	return -1U;
-#endif
-}
-
 /* Let a resize that waits for a grace period or a timer go on now. */
 static inline void rht_impl_kick(struct rhashtable *ht)
 {
@@ -51,19 +41,28 @@ static inline void rht_impl_kick(struct rhashtable *ht)
 #endif
 }
 
-/* What a resize that does not finish was doing. */
+/*
+ * What a resize that does not finish was doing; the step is -1 where the
+ * test hooks are not built.
+ */
 static inline void rht_impl_report_stuck(struct rhashtable *ht)
 {
+	unsigned int step = -1U;
 	struct rhashtable_stats st;
 
+#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
+	step = rht_test_resize_step(ht);
+#endif
 	rhashtable_get_stats(ht, &st);
+	rcu_read_lock();
 	fprintf(stderr,
 		"quiesce: resize stuck: work pending %d step %u size %u nelems %u grows %lu shrinks %lu rehashes %lu reseeds %lu passes %lu gps %lu long chains %lu\n",
-		work_pending(&ht->run_work), rht_compat_step(ht),
+		work_pending(&ht->run_work), step,
 		rht_dereference_rcu(ht->tbl, ht)->size,
 		atomic_read(&ht->nelems), st.grows, st.shrinks,
 		st.rehashes, st.reseeds, st.unzip_passes, st.grace_periods,
 		st.long_chains);
+	rcu_read_unlock();
 }
 
 /* The structural check of lib/rhashtable.c; 0 when all is well. */
