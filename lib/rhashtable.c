@@ -37,6 +37,17 @@
  * rht_seq_retry()); a hit needs no check.  The two buckets of a pair share
  * a stripe, in both arrays.
  *
+ * A walk (rhashtable_walk_next()) returns each object it passes, so for it
+ * being carried back is not harmless: carried to the head of its own
+ * bucket, or into a bucket it has walked, it would return objects twice.
+ * So while a walk is under way every removal bumps the stripe of the
+ * object's bucket once the object has left its chain (rht_unlinked()), a
+ * rehash bumps it before it moves the bucket's objects, and a walk checks
+ * its stripe before it returns each object: a walk that followed a link
+ * written after such a bump sees the bump and starts the bucket again.
+ * Objects inserted again are linked with release stores, since readers
+ * from their earlier life follow those links at once.
+ *
  * Resizing
  * --------
  * A worker resizes the table; inserts only ask for it.  Three kinds exist:
@@ -849,12 +860,12 @@ static void rht_dom_link(struct rhashtable *ht, struct rht_dom *d,
 		struct rhash_head *own = rht_first(d->u, d->ui);
 
 		if (!rht_is_a_nulls(own)) {
-			RCU_INIT_POINTER(obj->next, rht_next(tbl, own));
+			rcu_assign_pointer(obj->next, rht_next(tbl, own));
 			rcu_assign_pointer(own->next, obj);
 			return;
 		}
 	}
-	RCU_INIT_POINTER(obj->next, rht_first(tbl, idx));
+	rcu_assign_pointer(obj->next, rht_first(tbl, idx));
 	rht_set_first(tbl, idx, obj);
 	rht_dom_fixup(ht, d);
 }
@@ -884,8 +895,8 @@ static int rht_dom_unlink_rhl(struct rhashtable *ht, struct rht_dom *d,
 					return rht_dom_relink(ht, d, he, NULL);
 				/* @l takes @first's place mid-chain. */
 				rht_dom_bump(d);
-				RCU_INIT_POINTER(l->rhead.next,
-						 rht_next(r[i].tbl, he));
+				rcu_assign_pointer(l->rhead.next,
+						   rht_next(r[i].tbl, he));
 				rht_dom_relink(ht, d, he, &l->rhead);
 				return 0;
 			}
@@ -981,7 +992,7 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 		/* Joins the key's list; rhltables count keys, as in 6.12. */
 		first = container_of(dup, struct rhlist_head, rhead);
 		list = container_of(obj, struct rhlist_head, rhead);
-		RCU_INIT_POINTER(list->next, rht_locked(first->next, d.u));
+		rcu_assign_pointer(list->next, rht_locked(first->next, d.u));
 		rcu_assign_pointer(first->next, list);
 		counted = false;
 	} else if (rht_grow_above_max(ht, d.u)) {
@@ -1024,9 +1035,10 @@ int rhashtable_remove_slow(struct rhashtable *ht, struct rhash_head *obj,
 	else
 		gone = rht_dom_relink(ht, &d, obj, NULL) ? 1 : -ENOENT;
 	rht_dom_unlock(&d);
-	if (gone > 0) {
-		rht_count_add(ht, -1);
-		if (rht_remove_wants_work(ht, d.u))
+	if (gone >= 0) {
+		if (rht_unlinked(ht, gone))
+			rht_dom_bump(&d);
+		if (gone && rht_remove_wants_work(ht, d.u))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();
@@ -1055,10 +1067,12 @@ int rhashtable_replace_slow(struct rhashtable *ht, struct rhash_head *obj_old,
 	if (rht_index_of(ht, d.u, obj_new) == d.ui &&
 	    (!d.t || rht_index_of(ht, d.t, obj_new) == d.ti)) {
 		rht_dom_bump(&d);
-		RCU_INIT_POINTER(obj_new->next, rht_next(d.u, obj_old));
+		rcu_assign_pointer(obj_new->next, rht_next(d.u, obj_old));
 		err = rht_dom_relink(ht, &d, obj_old, obj_new) ? 0 : -ENOENT;
 	}
 	rht_dom_unlock(&d);
+	if (!err && rht_unlinked(ht, 0))
+		rht_dom_bump(&d);
 	rcu_read_unlock();
 	return err;
 }
@@ -1256,6 +1270,13 @@ static void rht_zip_pass(struct rhashtable *ht, struct bucket_table *t,
  * Rehashing: move every object of T's bucket x to U.  An object is linked
  * into U before it leaves T, so a lookup that misses it in T finds it in
  * U; a reader standing on it ends on U's marker and retries T.
+ *
+ * A walk of T's bucket x must not get that far: carried into U's chain,
+ * it could meet objects of bucket x that moved before and that it has
+ * returned already.  So the stripe is bumped before the first move, and
+ * a walk that began the bucket earlier sees the bump before it returns
+ * anything reached through a moved object.  A walk that began it later
+ * never saw the objects moved before it began.
  */
 static void rht_move_bucket(struct rhashtable *ht, struct bucket_table *t,
 			    struct bucket_table *u, unsigned int x)
@@ -1266,6 +1287,8 @@ static void rht_move_bucket(struct rhashtable *ht, struct bucket_table *t,
 	unsigned int ui;
 
 	tflags = rht_lock(t, tb);
+	if (!rht_is_a_nulls(rht_first(t, x)))
+		rht_seq_bump(t, x);
 	while (!rht_is_a_nulls(he = rht_first(t, x))) {
 		rest = rht_next(t, he);
 		ui = rht_index_of(ht, u, he);
@@ -1957,11 +1980,15 @@ static void rht_walker_unpark(struct rhashtable_iter *iter)
  * after which it goes on: the walk went back to the start of a bucket or
  * of the table, and returns again what it finds there.  That happens when
  * the table was replaced by a resize while the walk was stopped; when the
- * object the walk stopped at was removed or moved meanwhile; when the walk
- * was carried off its bucket, or an update may have carried it past part
- * of it (see rht_seq_bump()); and when a rehash moved objects under the
- * walk, which then goes on in the new array.  Each of these needs an
- * update or a resize to happen: a walk that keeps going ends.
+ * object the walk stopped at was removed or moved meanwhile; when an
+ * object of the walk's bucket (or of one sharing its stripe) was removed
+ * or moved while the walk was in the bucket, since the walk may stand on
+ * it; when the walk was carried off its bucket, or an update may have
+ * carried it past part of it (see rht_seq_bump()); and when a rehash
+ * moved objects under the walk, which then goes on in the new array.
+ * Each of these needs an update or a resize to happen: a walk that keeps
+ * going ends.  A walk returns only objects that were in the table at some
+ * time during the walk.
  * Call rhashtable_walk_exit() when done, also if the walk was abandoned.
  *
  * Context: process context; takes the table's walker lock.
@@ -2012,6 +2039,8 @@ int rhashtable_walk_start_check(struct rhashtable_iter *iter)
 	__acquires(RCU)
 {
 	rcu_read_lock();
+	atomic_inc(&iter->ht->walks);
+	smp_mb__after_atomic();		/* count, then links: rht_unlinked() */
 	rht_walker_unpark(iter);
 	if (iter->end_of_table || iter->walker.tbl)
 		return 0;
@@ -2065,6 +2094,29 @@ static bool rht_walk_foreign(struct rhashtable_iter *iter,
 	return rht_index_of(iter->ht, tbl, he) != iter->slot;
 }
 
+/* Go back to the start of the walk's bucket. */
+static void *rht_walk_redo(struct rhashtable_iter *iter)
+{
+	iter->p = NULL;
+	iter->list = NULL;
+	iter->skip = 0;
+	return ERR_PTR(-EAGAIN);
+}
+
+/*
+ * Before the walk returns an object it reached through a link: was the
+ * bucket's stripe bumped since the walk began the bucket?  The walk may
+ * have followed the link of an object that left its chain and was
+ * linked elsewhere (rht_unlinked(), rht_move_bucket()): back to the head
+ * of this bucket, into a bucket walked already, into another table.  So
+ * it goes back to the start of the bucket, saying so.
+ */
+static bool rht_walk_moved(struct rhashtable_iter *iter,
+			   struct bucket_table *tbl)
+{
+	return rht_seq_retry(tbl, iter->slot, iter->seq);
+}
+
 static void *rht_walk_take(struct rhashtable_iter *iter,
 			   struct rhash_head *he)
 {
@@ -2088,13 +2140,10 @@ static void *rht_walk(struct rhashtable_iter *iter, bool advance)
 		return NULL;
 
 	if (iter->p && !iter->live) {
-		if (!rht_walk_relocate(iter, tbl)) {
-			/* Stopped at an object that left: redo the bucket. */
-			iter->p = NULL;
-			iter->list = NULL;
-			iter->skip = 0;
-			return ERR_PTR(-EAGAIN);
-		}
+		iter->seq = rht_seq_begin(tbl, iter->slot);
+		/* Stopped at an object that left: redo the bucket. */
+		if (!rht_walk_relocate(iter, tbl))
+			return rht_walk_redo(iter);
 		iter->live = true;
 		if (!advance)
 			return rht_obj(ht, iter->list ? &iter->list->rhead :
@@ -2105,6 +2154,8 @@ static void *rht_walk(struct rhashtable_iter *iter, bool advance)
 		if (iter->list) {
 			l = rcu_dereference(iter->list->next);
 			if (l) {
+				if (rht_walk_moved(iter, tbl))
+					return rht_walk_redo(iter);
 				iter->list = l;
 				return rht_obj(ht, &l->rhead);
 			}
@@ -2116,17 +2167,21 @@ static void *rht_walk(struct rhashtable_iter *iter, bool advance)
 	}
 
 	for (;;) {
-		for (; !rht_is_a_nulls(he); he = rcu_dereference(he->next))
-			if (!rht_walk_foreign(iter, tbl, he))
-				return rht_walk_take(iter, he);
+		for (; !rht_is_a_nulls(he); he = rcu_dereference(he->next)) {
+			if (rht_walk_foreign(iter, tbl, he))
+				continue;
+			if (rht_walk_moved(iter, tbl))
+				return rht_walk_redo(iter);
+			return rht_walk_take(iter, he);
+		}
 
-		iter->p = NULL;
-		iter->list = NULL;
-		iter->skip = 0;
 		/* Carried off, or maybe past objects of the bucket: redo it. */
 		if (!rht_nulls_fits(he, tbl, iter->slot) ||
 		    rht_seq_retry(tbl, iter->slot, iter->seq))
-			return ERR_PTR(-EAGAIN);
+			return rht_walk_redo(iter);
+		iter->p = NULL;
+		iter->list = NULL;
+		iter->skip = 0;
 		if (++iter->slot < tbl->size) {
 			iter->seq = rht_seq_begin(tbl, iter->slot);
 			he = rht_head_rcu(tbl, rht_bucket(tbl, iter->slot),
@@ -2197,6 +2252,8 @@ void rhashtable_walk_stop(struct rhashtable_iter *iter)
 	iter->p_next = iter->p ? rcu_dereference(iter->p->next) : NULL;
 	if (iter->walker.tbl)
 		rht_walker_park(iter, iter->walker.tbl);
+	smp_mb__before_atomic();	/* the walk's last link, then uncount */
+	atomic_dec(&iter->ht->walks);
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(rhashtable_walk_stop);
@@ -2319,7 +2376,8 @@ void rhashtable_remove_pprev(struct rhashtable *ht, struct rhash_head *obj,
 	}
 	rht_dom_unlock(&d);
 	if (done) {
-		rht_count_add(ht, -1);
+		if (rht_unlinked(ht, 1))
+			rht_dom_bump(&d);
 		if (rht_remove_wants_work(ht, d.u))
 			rhashtable_kick(ht, 0);
 	}

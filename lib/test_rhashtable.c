@@ -2466,6 +2466,82 @@ static void rht_test_walk_stopped_at_reinserted_object_redoes_bucket(struct kuni
 	KUNIT_EXPECT_EQ(test, rht_test_walk_missed(&w, objs, 4), 0U);
 }
 
+/*
+ * A walk that is not stopped stands on an object while another update
+ * moves it: removes it, gives it another key and inserts it again.  The
+ * object's link now leads to wherever it went, and a walk that follows it
+ * is carried there: back to the head of its own bucket, into a bucket it
+ * has walked already, or into another table.  It must notice before it
+ * returns anything from there, or it returns objects twice without
+ * -EAGAIN, or objects that were never in its table.
+ */
+struct rht_test_carry {
+	const char *desc;
+	u32 key;		/* the moved object's new key */
+	bool other_table;	/* inserted into the second table */
+};
+
+static const struct rht_test_carry rht_test_carries[] = {
+	{ .desc = "head of own bucket", .key = 130 },
+	{ .desc = "bucket walked already", .key = 129 },
+	{ .desc = "other table, same bucket", .key = 2, .other_table = true },
+};
+
+static void rht_test_carry_desc(const struct rht_test_carry *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rht_test_carry, rht_test_carries, rht_test_carry_desc);
+
+static void rht_test_walk_carried_off_returns_eagain_first(struct kunit *test)
+{
+	static const u32 keys[] = { 1, 65, 2, 66, 130, 194 };
+	const struct rht_test_carry *c = test->param_value;
+	struct rht_test_obj *objs = rht_test_objs(test, 6, 0);
+	const struct rhashtable_params p = rht_test_chain_params;
+	struct rhashtable *ht = rht_test_new(test, &p);
+	struct rhashtable *ht2 = rht_test_new(test, &p);
+	struct rht_test_obj *at = &objs[2], *obj;
+	unsigned int i, foreign = 0;
+	struct rhashtable_iter iter;
+	struct rht_test_walk w;
+
+	/*
+	 * Identity hash, 64 buckets.  @ht: 65 -> 1 in bucket 1, 66 -> 2 in
+	 * bucket 2, walked in that order; @ht2: 194 -> 130 in bucket 2.
+	 */
+	for (i = 0; i < 6; i++) {
+		objs[i].key = keys[i];
+		objs[i].live = true;
+		KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(i < 4 ? ht : ht2,
+							     &objs[i].node, p),
+				0);
+	}
+	rht_test_walk_init(test, &w, 6);
+	rhashtable_walk_enter(ht, &iter);
+	rhashtable_walk_start(&iter);
+	do {
+		obj = rhashtable_walk_next(&iter);
+		rht_test_walk_saw(&w, obj);
+	} while (obj && obj != at);
+	KUNIT_ASSERT_PTR_EQ(test, obj, at);
+	KUNIT_ASSERT_EQ(test, rhashtable_remove_fast(ht, &at->node, p), 0);
+	at->key = c->key;
+	KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(c->other_table ? ht2 : ht,
+						     &at->node, p), 0);
+	while ((obj = rhashtable_walk_next(&iter)) != NULL) {
+		if (!IS_ERR(obj) && obj->id >= 4)
+			foreign++;
+		rht_test_walk_saw(&w, obj);
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	KUNIT_EXPECT_EQ(test, w.dups, 0U);
+	KUNIT_EXPECT_EQ(test, foreign, 0U);
+	KUNIT_EXPECT_EQ(test, rht_test_walk_missed(&w, objs, 4), 0U);
+}
+
 static void rht_test_walk_across_resizes_terminates(struct kunit *test)
 {
 	struct rht_test_obj *objs = rht_test_objs(test, 200, 1);
@@ -3402,6 +3478,8 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_walk_resumes_after_stop_with_updates),
 	KUNIT_CASE(rht_test_walk_stopped_at_removed_object_returns_eagain),
 	KUNIT_CASE(rht_test_walk_stopped_at_reinserted_object_redoes_bucket),
+	KUNIT_CASE_PARAM(rht_test_walk_carried_off_returns_eagain_first,
+			 rht_test_carry_gen_params),
 	KUNIT_CASE(rht_test_walk_across_resizes_terminates),
 	KUNIT_CASE_PARAM(rht_test_init_handles_allocation_failure,
 			 rht_test_init_fault_gen_params),

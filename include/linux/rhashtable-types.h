@@ -153,13 +153,16 @@ struct rhashtable_stats {
  * @run_work: the deferred worker that resizes the table
  * @lock: protects the walker lists
  * @nelems: number of objects (of keys, in an rhltable)
+ * @walks: walks between rhashtable_walk_start() and _stop(); while there
+ *	are any, removals tell them (see rht_unlinked())
  * @alloc_tag: allocation profiling tag
  *
  * Embedded in many structures (several per network namespace), so it
  * holds only what every table needs.  What resizing needs besides the
  * worker is allocated by the first resize and hangs off the bucket array
- * (&bucket_table.rs).  On x86_64 without debug options this is 32 bytes
- * more than 6.12's: the 3.17 members of &struct rhashtable_params.
+ * (&bucket_table.rs).  On x86_64 without debug options this is 40 bytes
+ * more than 6.12's: the 3.17 members of &struct rhashtable_params, and
+ * @walks.
  */
 struct rhashtable {
 	/* Read by every lookup: the array and the parameters first. */
@@ -173,6 +176,7 @@ struct rhashtable {
 	struct work_struct		run_work;
 	/* Written by every update: away from the lines lookups read. */
 	atomic_t			nelems;
+	atomic_t			walks;
 	spinlock_t			lock;	/* walker lists */
 #ifdef CONFIG_MEM_ALLOC_PROFILING
 	struct alloc_tag		*alloc_tag;

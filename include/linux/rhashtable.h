@@ -1017,6 +1017,24 @@ static inline void rht_count_add(struct rhashtable *ht, int delta)
 	atomic_add(delta, &ht->nelems);
 }
 
+/*
+ * After an object left its chain (@gone of them left the count): must
+ * the update tell walks under way, by bumping the stripe of the bucket?
+ * A walk may stand on the object, and once the object is linked anywhere
+ * again its next pointer would carry the walk there unnoticed; the bump
+ * comes first, so the walk sees it when it checks its stripe before it
+ * returns what it found.  The fully ordered uncount orders the unlink
+ * before the read of @walks; the other side is
+ * rhashtable_walk_start_check(), which counts the walk before it reads a
+ * link.  Either the walk sees the unlink, or this sees the walk.
+ */
+static inline bool rht_unlinked(struct rhashtable *ht, int gone)
+{
+	atomic_sub(gone, &ht->nelems);
+	smp_mb__after_atomic();		/* the unlink before @walks */
+	return atomic_read(&ht->walks);
+}
+
 /* After an insert: does the worker have something to do? */
 static inline bool rht_insert_wants_work(struct rhashtable *ht,
 					 struct bucket_table *tbl,
@@ -1087,8 +1105,8 @@ __rhashtable_insert_fast(struct rhashtable *ht, const void *key,
 		/* Another object with this key: join its list, second. */
 		first = container_of(pos, struct rhlist_head, rhead);
 		list = container_of(obj, struct rhlist_head, rhead);
-		RCU_INIT_POINTER(list->next,
-				 rht_dereference_bucket(first->next, tbl, idx));
+		rcu_assign_pointer(list->next,
+				   rht_dereference_bucket(first->next, tbl, idx));
 		rcu_assign_pointer(first->next, list);
 		rht_unlock(tbl, bkt, flags);
 		goto out;	/* rhltables count keys, as in 6.12 */
@@ -1102,7 +1120,12 @@ __rhashtable_insert_fast(struct rhashtable *ht, const void *key,
 	if (rhlist)
 		RCU_INIT_POINTER(container_of(obj, struct rhlist_head,
 					      rhead)->next, NULL);
-	RCU_INIT_POINTER(obj->next, head);
+	/*
+	 * Released: readers may still stand on @obj from an earlier life in
+	 * a table (objects are inserted again without a grace period), and
+	 * they follow this link at once.
+	 */
+	rcu_assign_pointer(obj->next, head);
 	rht_count_add(ht, 1);		/* before anyone can remove it */
 	rht_assign_unlock(tbl, bkt, obj, flags);
 	if (rht_insert_wants_work(ht, tbl, chain))
@@ -1319,7 +1342,7 @@ __rht_unlink_locked(struct rhashtable *ht, struct bucket_table *tbl,
 			if (l) {
 				/* @l takes @first's place mid-chain. */
 				rht_seq_bump(tbl, idx);
-				RCU_INIT_POINTER(l->rhead.next, repl);
+				rcu_assign_pointer(l->rhead.next, repl);
 				rht_relink_unlock(tbl, bkt, pprev, &l->rhead,
 						  flags);
 				return 0;
@@ -1358,9 +1381,10 @@ __rhashtable_remove_fast(struct rhashtable *ht, struct rhash_head *obj,
 		goto slow;
 	}
 	err = __rht_unlink_locked(ht, tbl, bkt, idx, obj, flags, rhlist);
-	if (err > 0) {
-		rht_count_add(ht, -1);
-		if (rht_remove_wants_work(ht, tbl))
+	if (err >= 0) {
+		if (unlikely(rht_unlinked(ht, err)))
+			rht_seq_bump(tbl, idx);
+		if (err && rht_remove_wants_work(ht, tbl))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();
@@ -1455,9 +1479,11 @@ rhashtable_replace_fast(struct rhashtable *ht, struct rhash_head *obj_old,
 		}
 		/* @obj_new may have readers on it from an earlier life. */
 		rht_seq_bump(tbl, idx);
-		RCU_INIT_POINTER(obj_new->next,
-				 rht_dereference_bucket(pos->next, tbl, idx));
+		rcu_assign_pointer(obj_new->next,
+				   rht_dereference_bucket(pos->next, tbl, idx));
 		rht_relink_unlock(tbl, bkt, pprev, obj_new, flags);
+		if (unlikely(rht_unlinked(ht, 0)))
+			rht_seq_bump(tbl, idx);
 		err = 0;
 		goto out;
 	}

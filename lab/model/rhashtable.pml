@@ -102,6 +102,11 @@ byte phase = PH_NONE;		/* of table 1's running resize */
 byte rsT = NOARR, rsU = NOARR;	/* its old and new array */
 int lockbits;			/* bucket locks held: LBIT(array, bucket) */
 bit rcu;			/* the reader is in its read-side section */
+#ifdef WALKER
+/* Ghosts: the walker's bucket, what was in it at some time in the epoch */
+byte wtbl = NOARR, wslot, wseen;
+#define IN_WALK(o)	(where[o] == 1 && HASH(wtbl, key[o]) == wslot)
+#endif
 
 /* A grace period: the (single, single-lookup) reader is not inside. */
 #define GP	atomic { rcu == 0 -> printf("P%d: grace period\n", _pid) }
@@ -223,6 +228,157 @@ found:
 done:
 	skip
 }
+
+#ifdef WALKER
+/* ======================================================================= */
+/* The walker: rht_walk() over the bucket of S, in one read-side section   */
+/* ======================================================================= */
+
+/*
+ * A walk of bucket slot of array tbl, as rhashtable_walk_next() does it,
+ * reduced to the bucket S hashes to in ht->tbl at the start (and, if that
+ * array is being rehashed, to S's bucket in the new one, where the walk
+ * goes on after the last bucket).  An epoch runs from one rht_seq_begin()
+ * to the next -EAGAIN; ret holds what the walk returned in it (bit o).
+ * Property: what it returns hashes to slot in tbl, is not in table 2 and
+ * was not returned before in the epoch; a bucket it finishes (fitting
+ * marker, stripe unchanged) returned S in its last epoch, or the walk
+ * goes on in the rehash's array and S is returned there.
+ */
+proctype walker()
+{
+	byte tbl, slot, p, m, s0, pa, fu, ret;
+	bool foreign, found;
+
+	d_step {				/* rcu_read_lock(); ht->tbl */
+		rcu = 1; tbl = cur;
+		printf("P%d: walk start, tbl = A%d\n", _pid, tbl)
+	}
+bucket:
+	slot = HASH(tbl, K);
+redo:
+	atomic {
+		s0 = seq[STRIPE(tbl, slot)];	/* rht_seq_begin() */
+		wtbl = tbl; wslot = slot; wseen = 0; p = 1;
+		do
+		:: p <= NOBJ ->
+			if
+			:: IN_WALK(p) -> wseen = wseen | (1 << p)
+			:: else
+			fi;
+			p++
+		:: else -> break
+		od;
+		p = 0
+	}
+	d_step {
+		ret = 0;
+		p = HEAD(tbl, slot);
+		printf("P%d: epoch on A%d[%d] (s0 = %d), head -> #%d\n",
+		       _pid, tbl, slot, s0, p);
+		if
+		:: p == 0 -> p = MARK(tbl, slot)	/* empty: own marker */
+		:: else
+		fi
+	}
+	do
+	:: IS_OBJ(p) ->
+		/* rht_walk_foreign(): future or past, then the object's key */
+		foreign = (future[tbl] != 0 || past[tbl] != 0);
+		if
+		:: foreign && HASH(tbl, key[p]) != slot ->
+			d_step {
+				foreign = false;
+				printf("P%d: #%d is foreign: skip\n", _pid, p)
+			}
+		:: else ->
+			foreign = false;
+			d_step {
+#ifdef WALK_OBJ_CHECK
+				/* rht_walk_moved() before rht_walk_take() */
+				if
+				:: seq[STRIPE(tbl, slot)] != s0 ->
+					printf("P%d: seq changed at #%d: -EAGAIN\n",
+					       _pid, p);
+					p = 0
+				:: else
+				fi;
+#endif
+				if
+				:: p != 0 ->
+					printf("P%d: return #%d\n", _pid, p);
+					assert((wseen & (1 << p)) != 0);
+#ifdef WALK_STRICT
+					assert(where[p] != 2 &&
+					       HASH(tbl, key[p]) == slot);
+#endif
+					assert((ret & (1 << p)) == 0);
+					ret = ret | (1 << p)
+				:: else
+				fi
+			}
+			if
+			:: p == 0 -> goto redo
+			:: else
+			fi
+		fi;
+		d_step { p = nxt[p]; printf("P%d: next -> #%d\n", _pid, p) }
+	:: else -> break
+	od;
+	assert(IS_MARK(p));
+	m = p;
+	p = 0;
+	/* rht_nulls_fits(): own marker, or shared_fit() as for a lookup */
+	if
+	:: m == MARK(tbl, slot)
+	:: else ->
+		pa = past[tbl];
+		fu = future[tbl];
+		if
+		:: SHARED_FIT(m, tbl, slot, pa, fu) ->
+			printf("P%d: #%d fits (past A%d, future A%d)\n",
+			       _pid, m, pa - 1, fu - 1);
+			pa = 0; fu = 0
+		:: else ->
+			printf("P%d: #%d does not fit: -EAGAIN\n", _pid, m);
+			pa = 0; fu = 0; m = 0;
+			goto redo
+		fi
+	fi;
+	m = 0;
+	if
+	:: seq[STRIPE(tbl, slot)] != s0 ->
+		printf("P%d: seq changed at the end: -EAGAIN\n", _pid);
+		goto redo
+	:: else ->
+		d_step {
+			printf("P%d: bucket done, returned %d\n", _pid, ret);
+			found = found || (ret & (1 << S)) != 0;
+			ret = 0; s0 = 0
+		}
+	fi;
+	/* last bucket: a rehash's array is walked next, from its start */
+	d_step {
+		fu = future[tbl];
+		if
+		:: fu != 0 && kind[fu - 1] == K_REHASH ->
+			tbl = fu - 1;
+			printf("P%d: rehash: -EAGAIN, go on in A%d\n", _pid, tbl)
+		:: else -> tbl = NOARR
+		fi;
+		fu = 0
+	}
+	if
+	:: tbl != NOARR -> goto bucket
+	:: else
+	fi;
+	assert(found);		/* S was in the table throughout */
+	d_step {
+		rcu = 0; wtbl = NOARR; wslot = 0; wseen = 0; found = false;
+		printf("P%d: walk done\n", _pid)
+	}
+}
+#endif
 
 /* ======================================================================= */
 /* Chain operations of the worker and the updater.  They use the caller's  */
@@ -562,10 +718,28 @@ inline do_rehash(t, u, sh)
 	do
 	:: x < SIZE(t) ->
 		LOCK(LBIT(t, x));
+#if defined(MOVE_BUMP) && !defined(MOVE_BUMP_EACH)
+		/* rht_move_bucket(): once, before the bucket's first move */
+		d_step {
+			if
+			:: HEAD(t, x) != 0 ->
+				seq[STRIPE(t, x)]++;
+				printf("P%d: bump A%d stripe of %d\n", _pid, t, x)
+			:: else
+			fi
+		}
+#endif
 		do
 		:: HEAD(t, x) != 0 ->
 			d_step { q = HEAD(t, x); to = nxt[q]; ob = HASH(u, key[q]) }
 			LOCK(LBIT(u, ob));
+#ifdef MOVE_BUMP_EACH
+			/* before every move, as before any other relink */
+			d_step {
+				seq[STRIPE(t, x)]++;
+				printf("P%d: bump A%d stripe of %d\n", _pid, t, x)
+			}
+#endif
 			d_step { nxt[q] = FIRST(u, ob); TR_N(q, nxt[q]) }
 			d_step { HEAD(u, ob) = q; TR_H(u, ob, q) }
 			UNLOCK(LBIT(u, ob));
@@ -679,7 +853,26 @@ inline upd_remove(o)
 			unlink_path(ta, ti, o);
 			unlink_path(ua, ui, o)
 		fi;
+#ifdef WALK_RM_BUMP
+		d_step { UNLOCK(need); need = 0 }
+		/*
+		 * rht_unlinked() -> rht_dom_bump(), after the locks are
+		 * dropped: a walk may stand on o, whose next pointer the
+		 * insert below rewrites.  Once if T and U are one array.
+		 */
+		d_step {
+			seq[STRIPE(ta, ti)]++;
+			if
+			:: ua != ta -> seq[STRIPE(ua, ui)]++
+			:: else
+			fi;
+			printf("P%d: unlinked: bump A%d stripe of %d, A%d of %d\n",
+			       _pid, ta, ti, ua, ui);
+			CTX_CLEAR
+		}
+#else
 		d_step { UNLOCK(need); CTX_CLEAR }
+#endif
 	fi;
 	where[o] = 0
 }
@@ -702,6 +895,13 @@ inline upd_insert(o, kk, tb)
 			ctx(kk);
 			lockbits = lockbits | need;
 			key[o] = kk; where[o] = 1;
+#ifdef WALKER
+			if
+			:: wtbl != NOARR && IN_WALK(o) ->
+				wseen = wseen | (1 << o)	/* ghost */
+			:: else
+			fi;
+#endif
 			printf("P%d: insert #%d key %d, phase %d\n",
 			       _pid, o, kk, ph)
 		}
@@ -851,7 +1051,11 @@ init
 #endif
 		cur = 0; q = 0
 	}
+#ifdef WALKER
+	run walker();
+#else
 	run reader();
+#endif
 	run updater();
 	run worker();
 	(_nr_pr == 1);
