@@ -195,13 +195,14 @@ static void ph_check_lookup(struct ph_ctx *ctx)
 
 /*
  * Walk the whole table, moving the trap once the walk returned it.  Every
- * other object was in the table throughout and must come back.
+ * other object was in the table throughout and must come back, and none
+ * twice without an -EAGAIN in between.
  */
 static void ph_check_walk(struct ph_ctx *ctx)
 {
 	struct kunit *test = ctx->test;
 	struct ph_obj *trap = ph_find(ctx, ctx->c->trap), *obj;
-	bool seen[PH_OBJS] = { };
+	unsigned int seen[PH_OBJS] = { };	/* epoch + 1 of the last return */
 	struct rhashtable_iter iter;
 	unsigned int eagain = 0, i;
 
@@ -214,7 +215,11 @@ static void ph_check_walk(struct ph_ctx *ctx)
 				break;
 			continue;
 		}
-		seen[obj - ctx->obj] = true;
+		i = obj - ctx->obj;
+		KUNIT_EXPECT_NE_MSG(test, seen[i], eagain + 1,
+				    "key %u returned twice without -EAGAIN",
+				    obj->key);
+		seen[i] = eagain + 1;
 		if (obj == trap && !ctx->sprung)
 			ph_move(ctx, obj);
 	}
@@ -418,6 +423,16 @@ PH_CASE(lookup_steady_move_to_bigger_table,
 PH_CASE(walk_steady_move_to_same_size_table,
 	.size = 8, .keys = { 1, 9 }, .want = 1, .trap = 9, .moved_key = 17,
 	.other_size = 8, .walk = true)
+/*
+ * A walk carried back: to the head of its own bucket (9 goes in front of
+ * 17 again as 25), or into a bucket it walked (10 goes to bucket 1 as 17).
+ */
+PH_CASE(walk_steady_move_to_same_bucket,
+	.size = 8, .keys = { 1, 9, 17 }, .want = 1, .trap = 9, .moved_key = 25,
+	.walk = true)
+PH_CASE(walk_steady_move_to_walked_bucket,
+	.size = 8, .keys = { 1, 9, 2, 10 }, .want = 1, .trap = 10,
+	.moved_key = 17, .walk = true)
 
 /* Doubling, new array published, old readers may remain. */
 PH_CASE(lookup_grow_published_move_to_sibling,
@@ -445,6 +460,10 @@ PH_CASE(walk_grow_unzipping_move_to_sibling,
 	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
 	.point = RHT_TP_UNZIP_PASS, .arg = 1,
 	.want = 1, .trap = 9, .moved_key = 21, .walk = true)
+PH_CASE(walk_grow_unzipping_move_to_same_bucket,
+	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
+	.point = RHT_TP_UNZIP_PASS, .arg = 1,
+	.want = 1, .trap = 1, .moved_key = 17, .walk = true)
 
 /* Halving, while pairs are zipped and the old array is still current. */
 PH_CASE(lookup_shrink_zipping_move_to_other_half,
@@ -996,12 +1015,15 @@ static struct kunit_case ph_cases[] = {
 	KUNIT_CASE(lookup_steady_move_to_same_size_table),
 	KUNIT_CASE(lookup_steady_move_to_bigger_table),
 	KUNIT_CASE(walk_steady_move_to_same_size_table),
+	KUNIT_CASE(walk_steady_move_to_same_bucket),
+	KUNIT_CASE(walk_steady_move_to_walked_bucket),
 	KUNIT_CASE(lookup_grow_published_move_to_sibling),
 	KUNIT_CASE(lookup_grow_unzipping_move_to_sibling),
 	KUNIT_CASE(lookup_grow_unzipping_move_to_same_bucket),
 	KUNIT_CASE(lookup_grow_unzipping_move_to_same_size_table),
 	KUNIT_CASE(lookup_grow_unzipping_move_to_smaller_table),
 	KUNIT_CASE(walk_grow_unzipping_move_to_sibling),
+	KUNIT_CASE(walk_grow_unzipping_move_to_same_bucket),
 	KUNIT_CASE(lookup_shrink_zipping_move_to_other_half),
 	KUNIT_CASE(walk_shrink_zipping_move_to_other_half),
 	KUNIT_CASE(lookup_shrink_published_move_to_other_half),

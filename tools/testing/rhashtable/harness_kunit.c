@@ -535,12 +535,147 @@ static void zip_waits_for_inline_removal_of_partner_head(struct kunit *test)
 	rhashtable_destroy(&zr->ht);
 }
 
+/*
+ * A rehash moves a bucket's objects one by one to the head of their bucket
+ * in the new array.  Keys 1, 9 and 17 stay together (the hash ignores the
+ * seed), so after the move of bucket 1 the new chain is 1 9 17.  A walk
+ * that returned 17 and 9 from the old chain and still stands on 9 follows
+ * 9's new link to 17, returned already.  The rehash bumps the bucket's
+ * stripe before its first move, and the walk must see it and go back.
+ * The walk runs in a thread of its own and stays under the RCU read lock
+ * from one step of the rehash to the next, which only the harness can
+ * arrange: the test thread, which runs the worker, parks it at the steps.
+ */
+struct hk_rehash_walk {
+	struct rhashtable ht;
+	struct hk_pobj obj[3];
+	struct rhashtable_iter iter;
+	int seen[3];		/* epoch + 1 of each object's last return */
+	int epoch, dups, returned, steps;
+	bool ended;
+	pthread_t walker;
+	int phase;		/* 1: walk to 9; 2: on 9; 3: go on; 4: done */
+};
+
+static struct hk_rehash_walk *hk_rw;
+
+static bool hk_rw_next(struct hk_rehash_walk *rw)
+{
+	void *ptr = rhashtable_walk_next(&rw->iter);
+	struct hk_pobj *o = ptr;
+	int i;
+
+	if (!ptr)
+		return false;
+	if (IS_ERR(ptr)) {
+		rw->epoch++;
+		return true;
+	}
+	i = o - rw->obj;
+	rw->dups += rw->seen[i] == rw->epoch + 1;
+	rw->seen[i] = rw->epoch + 1;
+	rw->returned++;
+	return true;
+}
+
+static void hk_rw_wait(struct hk_rehash_walk *rw, int phase)
+{
+	while (__atomic_load_n(&rw->phase, __ATOMIC_ACQUIRE) != phase)
+		usleep(100);
+}
+
+static void hk_rw_set(struct hk_rehash_walk *rw, int phase)
+{
+	__atomic_store_n(&rw->phase, phase, __ATOMIC_RELEASE);
+}
+
+static void *hk_rw_walker(void *arg)
+{
+	struct hk_rehash_walk *rw = arg;
+	int n;
+
+	rhashtable_walk_enter(&rw->ht, &rw->iter);
+	rhashtable_walk_start(&rw->iter);
+	while (rw->returned < 2 && hk_rw_next(rw))
+		;
+	hk_rw_set(rw, 2);
+	hk_rw_wait(rw, 3);
+	for (n = 0; n < 64 && hk_rw_next(rw); n++)
+		;
+	rw->ended = n < 64;
+	rhashtable_walk_stop(&rw->iter);
+	rhashtable_walk_exit(&rw->iter);
+	hk_rw_set(rw, 4);
+	return NULL;
+}
+
+static void hk_rw_step(struct rhashtable *ht, enum rht_test_point point,
+		       unsigned int arg)
+{
+	struct hk_rehash_walk *rw = READ_ONCE(hk_rw);
+
+	if (!rw || ht != &rw->ht || point != RHT_TP_MOVED_BUCKET)
+		return;
+	rw->steps++;
+	if (arg == 0) {
+		/* Bucket 1 not moved yet: the walk returns 17, 9, stays. */
+		hk_rw_set(rw, 1);
+		if (pthread_create(&rw->walker, NULL, hk_rw_walker, rw))
+			return;
+		hk_rw_wait(rw, 2);
+	} else if (arg == 1 && rw->phase == 2) {
+		hk_rw_set(rw, 3);
+		hk_rw_wait(rw, 4);
+		pthread_join(rw->walker, NULL);
+	}
+}
+
+static const struct rht_test_hooks hk_rw_hooks = {
+	.step = hk_rw_step,
+};
+
+static void rehash_bumps_before_moving_a_walked_bucket(struct kunit *test)
+{
+	struct hk_rehash_walk *rw = kunit_kzalloc(test, sizeof(*rw),
+						  GFP_KERNEL);
+	struct rhashtable_params params = hk_pparams;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, rw);
+	params.nelem_hint = 4;			/* 8 buckets */
+	params.grow_decision = hk_no_policy;
+	params.shrink_decision = hk_no_policy;
+	KUNIT_ASSERT_EQ(test, rhashtable_init(&rw->ht, &params), 0);
+	for (i = 0; i < 3; i++) {
+		rw->obj[i].key = 1 + 8 * i;
+		KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(&rw->ht,
+							     &rw->obj[i].node,
+							     hk_pparams), 0);
+	}
+	WRITE_ONCE(hk_rw, rw);
+	rht_test_set_hooks(&hk_rw_hooks);
+	KUNIT_EXPECT_EQ(test, rht_test_resize(&rw->ht, 8, true), 0);
+	rht_test_set_hooks(NULL);
+	WRITE_ONCE(hk_rw, NULL);
+
+	KUNIT_EXPECT_EQ(test, rw->steps, 8);
+	KUNIT_EXPECT_EQ(test, rw->phase, 4);
+	KUNIT_EXPECT_TRUE(test, rw->ended);
+	KUNIT_EXPECT_EQ(test, rw->dups, 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_NE_MSG(test, rw->seen[i], 0, "key %u missed",
+				    rw->obj[i].key);
+	KUNIT_EXPECT_EQ(test, rht_test_validate(&rw->ht), 0);
+	rhashtable_destroy(&rw->ht);
+}
+
 static struct kunit_case hk_cases[] = {
 	KUNIT_CASE(zip_waits_for_inline_removal_of_partner_head),
 	KUNIT_CASE(halving_races_updates_on_both_halves),
 	KUNIT_CASE(insert_is_counted_before_it_is_visible),
 	KUNIT_CASE(nelems_never_negative_across_cpus),
 	KUNIT_CASE(rhltable_readers_see_filled_duplicates),
+	KUNIT_CASE(rehash_bumps_before_moving_a_walked_bucket),
 	{}
 };
 
