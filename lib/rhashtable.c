@@ -42,7 +42,8 @@
  * bucket, or into a bucket it has walked, it would return objects twice.
  * So while a walk is under way every removal bumps the stripe of the
  * object's bucket once the object has left its chain (rht_unlinked()), a
- * rehash bumps it before it moves the bucket's objects, and a walk checks
+ * rehash bumps it before each object it moves and keeps the old array in
+ * the updaters' domain until the walks in it are gone, and a walk checks
  * its stripe before it returns each object: a walk that followed a link
  * written after such a bump sees the bump and starts the bucket again.
  * Objects inserted again are linked with release stores, since readers
@@ -176,6 +177,7 @@ enum rht_step {
 	RHT_STEP_UNZIP,		/* T's readers gone or last pass seen: unzip */
 	RHT_STEP_SETTLE,	/* halving: T's readers gone: leave PREP */
 	RHT_STEP_RELEASE,	/* halving: PREP updaters gone: fast path */
+	RHT_STEP_REHASHED,	/* rehash: T's walks gone: leave T out */
 };
 
 enum rht_wait {
@@ -1272,11 +1274,12 @@ static void rht_zip_pass(struct rhashtable *ht, struct bucket_table *t,
  * U; a reader standing on it ends on U's marker and retries T.
  *
  * A walk of T's bucket x must not get that far: carried into U's chain,
- * it could meet objects of bucket x that moved before and that it has
- * returned already.  So the stripe is bumped before the first move, and
- * a walk that began the bucket earlier sees the bump before it returns
- * anything reached through a moved object.  A walk that began it later
- * never saw the objects moved before it began.
+ * it could meet objects of bucket x that it returned from T before they
+ * moved.  So the stripe is bumped before each move links an object into
+ * U: a walk that follows the new link sees the bump before it returns
+ * anything there.  (One bump per bucket is not enough: a walk may begin
+ * the bucket after it and still return objects before they move; found
+ * by the model, lab/model.)
  */
 static void rht_move_bucket(struct rhashtable *ht, struct bucket_table *t,
 			    struct bucket_table *u, unsigned int x)
@@ -1287,9 +1290,8 @@ static void rht_move_bucket(struct rhashtable *ht, struct bucket_table *t,
 	unsigned int ui;
 
 	tflags = rht_lock(t, tb);
-	if (!rht_is_a_nulls(rht_first(t, x)))
-		rht_seq_bump(t, x);
 	while (!rht_is_a_nulls(he = rht_first(t, x))) {
+		rht_seq_bump(t, x);
 		rest = rht_next(t, he);
 		ui = rht_index_of(ht, u, he);
 		ub = rht_bucket_var(u, ui);
@@ -1473,6 +1475,12 @@ static void rht_advance(struct rhashtable *ht, struct rht_resizer *rs)
 		rs->stats.shrinks++;
 		rht_finish(ht, rs);
 		return;
+	case RHT_STEP_REHASHED:
+		/* No walk of T is left: updaters may work on U alone. */
+		WRITE_ONCE(u->phase, RHT_PH_NONE);
+		RCU_INIT_POINTER(u->past_tbl, NULL);
+		rht_finish(ht, rs);
+		return;
 	}
 }
 
@@ -1571,13 +1579,20 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 			rht_test_point(ht, RHT_TP_MOVED_BUCKET, x);
 			cond_resched();
 		}
+		/*
+		 * Walks of T may still be carried into U's chains by moved
+		 * objects: until they are gone, updaters that find U must
+		 * keep T in their domain and bump its stripes too (see
+		 * rht_unlinked(); found by the model, lab/model).
+		 */
+		RCU_INIT_POINTER(u->past_tbl, t);
 		rht_publish(ht, t, u);
-		rht_test_point(ht, RHT_TP_PUBLISHED, u->size);
-		WRITE_ONCE(u->phase, RHT_PH_NONE);
 		rs->stats.rehashes++;
 		if (reseed)
 			rs->stats.reseeds++;
-		rht_finish(ht, rs);
+		rs->step = RHT_STEP_REHASHED;
+		rht_start_gp(rs);
+		rht_test_point(ht, RHT_TP_PUBLISHED, u->size);
 		break;
 	}
 	return 0;
@@ -2080,17 +2095,17 @@ static bool rht_walk_relocate(struct rhashtable_iter *iter,
 }
 
 /*
- * While a resize runs, a chain may run through the objects of another
- * bucket: in the old array of a halving it continues into its sibling, in
- * the new array of a doubling it shares objects with its sibling until
- * unzipped.  A walk returns an object only from the bucket it hashes to.
+ * A chain may run through the objects of another bucket: in the old array
+ * of a halving it continues into its sibling, in the new array of a
+ * doubling it shares objects with its sibling until unzipped.  A walk
+ * that stood on such a shared tail when the doubling ended is still
+ * there, although no resize runs any more, so the test does not depend
+ * on one running (found by the model, lab/model).  A walk returns an
+ * object only from the bucket it hashes to.
  */
 static bool rht_walk_foreign(struct rhashtable_iter *iter,
 			     struct bucket_table *tbl, struct rhash_head *he)
 {
-	if (likely(!rcu_access_pointer(tbl->future_tbl) &&
-		   !rcu_access_pointer(tbl->past_tbl)))
-		return false;
 	return rht_index_of(iter->ht, tbl, he) != iter->slot;
 }
 

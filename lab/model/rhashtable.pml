@@ -20,6 +20,8 @@
  *            every remove and every insert a single step instead).
  *   worker   the resize of the scenario, step by step as in
  *            lib/rhashtable.c; its grace periods wait for the reader.
+ *   walker   (WALKER, instead of the reader) rhashtable_walk_next() over
+ *            the bucket of S, in one read-side section: see walker().
  *   init     builds the scenario, runs the three and, once they are done,
  *            checks that every chain is well formed and holds its objects.
  *
@@ -39,6 +41,24 @@
  * Broken variants: OLD_RULE (markers fit by index bits, generation and
  * shift; no seq check), NO_SEQ, NO_UNZIP_GP, NO_ZIP_BUMP, and for the
  * liveness check NO_SHARED_FIT (only a bucket's own marker ends a walk).
+ *
+ * Walker rules (each off unless defined; lib/rhashtable.c has the first
+ * two, MOVE_BUMP_EACH, WALK_FOREIGN_ALWAYS and REHASH_SETTLE):
+ *   WALK_OBJ_CHECK  the walk checks its stripe before it returns an object
+ *                   (rht_walk_moved()), not only at the marker.
+ *   WALK_RM_BUMP    every remove bumps the object's stripe (T and U) once
+ *                   its locks are dropped (rht_unlinked(), rht_dom_bump()).
+ *   MOVE_BUMP       a rehash bumps T's stripe of a bucket once, before
+ *                   moving its first object (rht_move_bucket()).
+ * and the fixes the walker runs call for:
+ *   RM_BUMP_LOCKED  the remove's bump is made before the locks are dropped.
+ *   WALK_FOREIGN_ALWAYS  (other way) the walk tests every object's bucket,
+ *                   not only while a resize runs.
+ *   MOVE_BUMP_EACH  the rehash bumps before every move, not once a bucket.
+ *   REHASH_SETTLE   after publishing, the rehash waits for a grace period
+ *                   before updates leave T out (phase NONE).
+ * WALK_STRICT adds to the walk's contract that what it returns is still in
+ * its bucket and not in table 2 at that moment.
  */
 
 #ifndef MOVES
@@ -240,10 +260,14 @@ done:
  * array is being rehashed, to S's bucket in the new one, where the walk
  * goes on after the last bucket).  An epoch runs from one rht_seq_begin()
  * to the next -EAGAIN; ret holds what the walk returned in it (bit o).
- * Property: what it returns hashes to slot in tbl, is not in table 2 and
- * was not returned before in the epoch; a bucket it finishes (fitting
- * marker, stripe unchanged) returned S in its last epoch, or the walk
- * goes on in the rehash's array and S is returned there.
+ * Every read of the shared state is a step of its own, as in the reader.
+ * Property (the walk's contract):
+ *   - what it returns was in its bucket (in table 1, hashing to slot in
+ *     tbl) at some time in the epoch (ghost wseen, kept up to date by the
+ *     updater's inserts); with WALK_STRICT also at the return itself;
+ *   - it was not returned before in the epoch;
+ *   - the walk does not end unless the last epoch of a bucket it finished
+ *     (fitting marker, stripe unchanged) returned S.
  */
 proctype walker()
 {
@@ -284,7 +308,11 @@ redo:
 	do
 	:: IS_OBJ(p) ->
 		/* rht_walk_foreign(): future or past, then the object's key */
+#ifdef WALK_FOREIGN_ALWAYS
+		foreign = true;
+#else
 		foreign = (future[tbl] != 0 || past[tbl] != 0);
+#endif
 		if
 		:: foreign && HASH(tbl, key[p]) != slot ->
 			d_step {
@@ -292,7 +320,15 @@ redo:
 				printf("P%d: #%d is foreign: skip\n", _pid, p)
 			}
 		:: else ->
-			foreign = false;
+			d_step {
+				if
+				:: !foreign ->
+					printf("P%d: no resize: take #%d\n",
+					       _pid, p)
+				:: else
+				fi;
+				foreign = false
+			}
 			d_step {
 #ifdef WALK_OBJ_CHECK
 				/* rht_walk_moved() before rht_walk_take() */
@@ -352,7 +388,7 @@ redo:
 		goto redo
 	:: else ->
 		d_step {
-			printf("P%d: bucket done, returned %d\n", _pid, ret);
+			printf("P%d: bucket done\n", _pid);
 			found = found || (ret & (1 << S)) != 0;
 			ret = 0; s0 = 0
 		}
@@ -754,6 +790,14 @@ inline do_rehash(t, u, sh)
 	:: else -> break
 	od;
 	atomic { cur = u; x = 0; printf("P%d: publish A%d\n", _pid, u) }
+#ifdef REHASH_SETTLE
+	/*
+	 * Walks that began in t before the publish may still be in it:
+	 * updates go on bumping t's stripes (phase REHASH: t is in their
+	 * domain) until they are gone.
+	 */
+	GP;
+#endif
 	d_step {
 		phase = PH_NONE; rsT = NOARR; rsU = NOARR;
 		printf("P%d: rehash done\n", _pid)
@@ -854,20 +898,32 @@ inline upd_remove(o)
 			unlink_path(ua, ui, o)
 		fi;
 #ifdef WALK_RM_BUMP
-		d_step { UNLOCK(need); need = 0 }
 		/*
 		 * rht_unlinked() -> rht_dom_bump(), after the locks are
-		 * dropped: a walk may stand on o, whose next pointer the
-		 * insert below rewrites.  Once if T and U are one array.
+		 * dropped (RM_BUMP_LOCKED: before): a walk may stand on o,
+		 * whose next pointer the insert below rewrites.  Once if T
+		 * and U are one array.
 		 */
+#ifndef RM_BUMP_LOCKED
+		d_step {
+			UNLOCK(need); need = 0;
+			printf("P%d: unlock\n", _pid)
+		}
+#endif
 		d_step {
 			seq[STRIPE(ta, ti)]++;
+			printf("P%d: unlinked: bump A%d stripe of %d\n",
+			       _pid, ta, ti);
 			if
-			:: ua != ta -> seq[STRIPE(ua, ui)]++
+			:: ua != ta ->
+				seq[STRIPE(ua, ui)]++;
+				printf("P%d: unlinked: bump A%d stripe of %d\n",
+				       _pid, ua, ui)
 			:: else
 			fi;
-			printf("P%d: unlinked: bump A%d stripe of %d, A%d of %d\n",
-			       _pid, ta, ti, ua, ui);
+#ifdef RM_BUMP_LOCKED
+			UNLOCK(need);
+#endif
 			CTX_CLEAR
 		}
 #else
@@ -1038,7 +1094,16 @@ init
 #elif defined(SCEN_REHASH) || defined(SCEN_REHASH_GROW)
 		shift[0] = 1;
 		put(2, 4, 0, 0); put(S, KS, 0, 0); put(3, 2, 0, 0);
+#ifdef WALKER
+		/*
+		 * T[1] empty, o4 in table 2: T's two buckets share one
+		 * stripe, so a walk of T[0] can begin after the last move
+		 * only if T[1] has nothing to move (o4 may come in).
+		 */
+		put(4, 2, T2, 0);
+#else
 		put(4, 1, 0, 1);		/* T[0]: o2 S o3, T[1]: o4 */
+#endif
 #else
 		/*
 		 * GROW, GROW_SHRINK: T[0] = a1 b1 a2 b2 = o2 o3 S o4 (a: U[0],

@@ -17,9 +17,10 @@
 #                   instead of the readable trace
 #   LIVENESS=1      also check that no lookup of an absent key livelocks in
 #                   every scenario (about 6 more minutes)
-#   DEEP=1          also run the doubling and the halving with 3 moves, and
-#                   the doubling without the grace period after publishing
-#                   (about 5 more minutes and 6 GiB)
+#   DEEP=1          also run the doubling and the halving with 3 moves, the
+#                   doubling without the grace period after publishing, and
+#                   the walker with 2 moves in GROW, SHRINK and REHASH
+#                   (about 9 more minutes on 2 cores and 10 GiB)
 #   ONLY=REGEX      only the runs whose "scenario variant" matches
 set -euo pipefail
 
@@ -51,6 +52,16 @@ fi
 # the pair's stripe after its stores; every zip of a pair bumps first).
 FIX="-DPREP_RM_BUMP -DZIP_PAIR_BUMP"
 
+# The walker as lib/rhashtable.c implements it: the per-object stripe
+# check, the remove's bump after its locks, the rehash's bump before every
+# move, the grace period after a rehash's publication, and a foreign test
+# that does not depend on a resize running.  WSPEC is the first version,
+# which the model rejected (README, "Walker findings").  Walker runs do
+# one move (MOVES=1) except in CROSS; DEEP=1 adds two-move runs.
+WSPEC="-DWALKER -DWALK_OBJ_CHECK -DWALK_RM_BUMP -DMOVE_BUMP"
+WALK="$WSPEC -DMOVE_BUMP_EACH -DREHASH_SETTLE -DWALK_FOREIGN_ALWAYS"
+W1="-DMOVES=1 $FIX"
+
 # scenario | variant | expect (pass, fail) | mode (safety, bfs, np) | -D...
 runs=(
 	"GROW|correct|pass|safety|-DSCEN_GROW -DTABLE2 $FIX"
@@ -72,6 +83,20 @@ runs=(
 	"SHRINK|NO_ZIP_BUMP|fail|bfs|-DSCEN_SHRINK -DNO_ZIP_BUMP $FIX"
 	"CROSS|correct-liveness|pass|np|-DSCEN_CROSS -DTABLE2 -DABSENT $FIX"
 	"GROW|NO_SHARED_FIT-liveness|fail|np|-DSCEN_GROW -DNO_SHARED_FIT -DABSENT $FIX"
+	"CROSS|walker|pass|safety|-DSCEN_CROSS -DTABLE2 -DWALK_STRICT $WALK $FIX"
+	"GROW|walker|pass|safety|-DSCEN_GROW -DTABLE2 -DWALK_STRICT $WALK $W1"
+	"SHRINK|walker|pass|safety|-DSCEN_SHRINK -DTABLE2 -DWALK_STRICT $WALK $W1"
+	"REHASH|walker|pass|safety|-DSCEN_REHASH -DTABLE2 -DWALK_STRICT $WALK $W1"
+	"REHASH_GROW|walker|pass|safety|-DSCEN_REHASH_GROW -DTABLE2 -DWALK_STRICT $WALK $W1"
+	"GROW_SHRINK|walker|pass|safety|-DSCEN_GROW_SHRINK -DTABLE2 -DWALK_STRICT $WALK $W1"
+	"GROW|walker-alt|pass|safety|-DSCEN_GROW -DTABLE2 -DWALK_STRICT $WSPEC -DRM_BUMP_LOCKED -DMOVE_BUMP_EACH -DREHASH_SETTLE $W1"
+	"GROW|walker-spec|fail|bfs|-DSCEN_GROW $WSPEC $W1"
+	"REHASH|walker-spec|fail|bfs|-DSCEN_REHASH $WSPEC -DRM_BUMP_LOCKED $W1"
+	"CROSS|walker-NO_OBJ_CHECK|fail|bfs|-DSCEN_CROSS -DTABLE2 -DWALKER -DWALK_RM_BUMP -DMOVE_BUMP -DMOVE_BUMP_EACH -DREHASH_SETTLE -DWALK_FOREIGN_ALWAYS $FIX"
+	"GROW|walker-NO_OBJ_CHECK|fail|bfs|-DSCEN_GROW -DWALKER -DWALK_RM_BUMP -DMOVE_BUMP -DMOVE_BUMP_EACH -DREHASH_SETTLE -DWALK_FOREIGN_ALWAYS $W1"
+	"CROSS|walker-NO_RM_BUMP|fail|bfs|-DSCEN_CROSS -DWALKER -DWALK_OBJ_CHECK -DMOVE_BUMP -DMOVE_BUMP_EACH -DREHASH_SETTLE -DWALK_FOREIGN_ALWAYS $FIX"
+	"REHASH|walker-NO_MOVE_BUMP|fail|bfs|-DSCEN_REHASH -DWALKER -DWALK_OBJ_CHECK -DWALK_RM_BUMP -DREHASH_SETTLE -DWALK_FOREIGN_ALWAYS $W1"
+	"REHASH|walker-NO_REHASH_SETTLE|fail|bfs|-DSCEN_REHASH $WSPEC -DMOVE_BUMP_EACH -DWALK_FOREIGN_ALWAYS $W1"
 )
 if [[ $LIVENESS == 1 ]]; then
 	for sc in GROW SHRINK REHASH REHASH_GROW; do
@@ -85,11 +110,15 @@ if [[ $DEEP == 1 ]]; then
 	runs+=("GROW|NO_PUBLISH_GP|pass|safety|-DSCEN_GROW -DNO_PUBLISH_GP $FIX")
 	runs+=("GROW|correct-3-moves|pass|safety|-DSCEN_GROW -DMOVES=3 $FIX")
 	runs+=("SHRINK|correct-3-moves|pass|safety|-DSCEN_SHRINK -DMOVES=3 $FIX")
+	for sc in GROW SHRINK REHASH; do
+		runs+=("$sc|walker-2-moves|pass|safety|-DSCEN_$sc -DWALK_STRICT $WALK $FIX")
+	done
 fi
 
-# Readable trace of a replayed trail: name pointers and processes.
+# Readable trace of a replayed trail: name pointers and processes ($1: what
+# process 1 is, reader or walker).
 render() {
-	awk '
+	awk -v p1="$1" '
 	BEGIN {
 		split("NONE GROW_PREP GROW_UNZIP SHRINK_PREP REHASH", p, " ")
 		for (i = 0; i < 5; i++)
@@ -115,7 +144,7 @@ render() {
 			line = substr(line, 1, RSTART + 5) \
 			       ph[substr(line, RSTART + 6, 1)]
 		sub(/^ */, "", line)
-		sub(/^P1:/, "reader: ", line)
+		sub(/^P1:/, p1 ": ", line)
 		sub(/^P2:/, "updater:", line)
 		sub(/^P3:/, "worker: ", line)
 		print "    " line
@@ -173,7 +202,11 @@ one() {
 		if [[ -f rhashtable.pml.trail ]]; then
 			# shellcheck disable=SC2086
 			spin -t -p $defs rhashtable.pml >spin-t-p.txt 2>&1 || true
-			render <spin-t-p.txt >trace.txt
+			if [[ " $defs " == *" -DWALKER "* ]]; then
+				render walker <spin-t-p.txt >trace.txt
+			else
+				render reader <spin-t-p.txt >trace.txt
+			fi
 			if [[ -n $KEEP_TRAIL && $RAW == 1 ]]; then
 				sed 's/^/    /' spin-t-p.txt
 			elif [[ $ok == 0 || -n $KEEP_TRAIL ]]; then

@@ -138,8 +138,8 @@ MUTATIONS = [
          new='\treturn false;',
          why='removals never tell walks under way'),
     dict(id='rehash-move-no-bump', cls='walker', file=C,
-         old='\tif (!rht_is_a_nulls(rht_first(t, x)))\n\t\trht_seq_bump(t, x);\n',
-         new='',
+         old='\t\trht_seq_bump(t, x);\n\t\trest = rht_next(t, he);',
+         new='\t\trest = rht_next(t, he);',
          why='a rehash moves a bucket a walk stands in without a bump'),
     # --- nested arrays -------------------------------------------------------
     dict(id='nested-leaf-mask', cls='nested', file=C,
