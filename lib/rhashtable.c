@@ -1991,19 +1991,20 @@ static void rht_walker_unpark(struct rhashtable_iter *iter)
  * @iter: the walk's state
  *
  * A walk returns every object present from its start to its end at least
- * once.  It returns an object twice only if an -EAGAIN came in between,
- * after which it goes on: the walk went back to the start of a bucket or
- * of the table, and returns again what it finds there.  That happens when
- * the table was replaced by a resize while the walk was stopped; when the
- * object the walk stopped at was removed or moved meanwhile; when an
- * object of the walk's bucket (or of one sharing its stripe) was removed
- * or moved while the walk was in the bucket, since the walk may stand on
- * it; when the walk was carried off its bucket, or an update may have
- * carried it past part of it (see rht_seq_bump()); and when a rehash
- * moved objects under the walk, which then goes on in the new array.
- * Each of these needs an update or a resize to happen: a walk that keeps
- * going ends.  A walk returns only objects that were in the table at some
- * time during the walk.
+ * once, and such an object twice only if an -EAGAIN came in between (an
+ * object removed meanwhile and inserted again into a bucket the walk has
+ * yet to reach is a new one, and comes back), after which it goes on: the
+ * walk went back to the start of a bucket or of the table, and returns
+ * again what it finds there.  That happens when the table was replaced by
+ * a resize while the walk was stopped; when the object the walk stopped at
+ * was removed or moved meanwhile; when an object of the walk's bucket (or
+ * of one sharing its stripe) was removed or moved while the walk was in
+ * the bucket, since the walk may stand on it; when the walk was carried
+ * off its bucket, or an update may have carried it past part of it (see
+ * rht_seq_bump()); and when a rehash moved objects under the walk, which
+ * then goes on in the new array.  Each of these needs an update or a
+ * resize to happen: a walk that keeps going ends.  A walk returns only
+ * objects that were in the table at some time during the walk.
  * Call rhashtable_walk_exit() when done, also if the walk was abandoned.
  *
  * Context: process context; takes the table's walker lock.
