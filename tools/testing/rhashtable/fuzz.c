@@ -56,6 +56,8 @@ struct fobj {
 	u32 knum;
 	u32 magic;
 	unsigned int destroyed;
+	int walk_epoch;		/* op_walk_move(): last epoch returned in */
+	bool walk_moved;	/* op_walk_move(): moved during the walk */
 };
 
 #define FOBJ_MAGIC	0xf0b1ec75u
@@ -206,7 +208,7 @@ enum {
 	OP_REPLACE, OP_LOOKUP, OP_LOOKUP_MISSING, OP_WALK, OP_WALK_STEP,
 	OP_WALK_END, OP_RUN_WORK, OP_AUDIT, OP_FAIL_NTH, OP_INSERT_BURST,
 	OP_REMOVE_BURST, OP_EXPAND, OP_SHRINK, OP_REHASH, OP_RCU, OP_TIME,
-	OP_MOVE, OP_MOVE_OUT, OP_MOVE_IN,
+	OP_MOVE, OP_MOVE_OUT, OP_MOVE_IN, OP_WALK_MOVE,
 	OP_MAX
 };
 
@@ -599,6 +601,81 @@ static void op_walk(void)
 	free(seen);
 }
 
+#define WALK_MOVES	64
+
+/*
+ * A walk that moves every @stride-th object it returns to a free key of
+ * the table while it still stands on it, under the RCU read lock: the walk
+ * is carried to wherever the object went (the head of its own bucket, a
+ * bucket walked already...).  Objects present for the whole walk must come
+ * back at least once, and not twice without an -EAGAIN in between; what
+ * the walk returns must be in the table.
+ */
+static __always_inline void op_walk_move(const struct rhashtable_params p,
+					 unsigned int stride)
+{
+	struct fobj *obj, *lost[WALK_MOVES];
+	unsigned int k, i, n = 0, moves = 0, nlost = 0;
+	struct rhashtable_iter iter;
+	int epoch = 0, to, err;
+	void *ptr;
+
+	for (k = 0; k < NKEYS; k++)
+		for (i = 0; i < F.nobj[k]; i++) {
+			F.obj[k][i]->walk_epoch = -1;
+			F.obj[k][i]->walk_moved = false;
+		}
+	if (F.rhl)
+		rhltable_walk_enter(&F.hlt, &iter);
+	else
+		rhashtable_walk_enter(&F.ht, &iter);
+	rhashtable_walk_start(&iter);
+	while ((ptr = rhashtable_walk_next(&iter)) != NULL) {
+		if (IS_ERR(ptr)) {
+			CHECK(PTR_ERR(ptr) == -EAGAIN, "walk move: error %ld",
+			      PTR_ERR(ptr));
+			epoch++;
+			continue;
+		}
+		obj = ptr;
+		CHECK(model_index(obj) >= 0,
+		      "walk move returned key %u which is not in the table",
+		      obj->knum);
+		CHECK(obj->walk_moved || obj->walk_epoch != epoch,
+		      "walk move returned key %u twice without -EAGAIN",
+		      obj->knum);
+		obj->walk_epoch = epoch;
+		if (++n % stride || obj->walk_moved || moves == WALK_MOVES)
+			continue;
+		to = free_key(obj->knum + 1 + n);
+		if (to < 0 || to == (int)obj->knum)
+			continue;
+		err = obj_remove(p, &F.ht, obj);
+		CHECK(!err, "walk move: remove of key %u: %d", obj->knum, err);
+		model_del(obj->knum, model_index(obj));
+		obj_rekey(obj, to);
+		obj->walk_moved = true;
+		moves++;
+		err = obj_insert(p, &F.ht, obj);
+		if (err) {
+			/* The walk may stand on it: free it afterwards. */
+			check_insert_error(err, obj->knum, "walk move");
+			lost[nlost++] = obj;
+		} else {
+			model_add(to, obj);
+		}
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	for (k = 0; k < NKEYS; k++)
+		for (i = 0; i < F.nobj[k]; i++)
+			CHECK(F.obj[k][i]->walk_moved ||
+			      F.obj[k][i]->walk_epoch >= 0,
+			      "walk move missed key %u", k);
+	for (i = 0; i < nlost; i++)
+		obj_free(lost[i]);
+}
+
 /* An iterator that lives across operations: stop, modify, start. */
 static void op_walk_step(unsigned int n)
 {
@@ -770,6 +847,9 @@ static __always_inline void run_ops(const struct rhashtable_params p,
 			break;
 		case OP_MOVE_IN:
 			op_move_in(p, knum);
+			break;
+		case OP_WALK_MOVE:
+			op_walk_move(p, knum % 4 + 1);
 			break;
 #ifdef RHT_TEST_HAVE_RESIZE
 		case OP_EXPAND:
