@@ -2029,15 +2029,21 @@ void rhashtable_walk_exit(struct rhashtable_iter *iter)
 }
 EXPORT_SYMBOL_GPL(rhashtable_walk_exit);
 
+/* Stand before the first object of the walk's bucket. */
+static void rht_walk_bucket_start(struct rhashtable_iter *iter)
+{
+	iter->p = NULL;
+	iter->list = NULL;
+	iter->skip = 0;
+}
+
 /* Go back to the first bucket of array @tbl. */
 static void rht_walk_rewind(struct rhashtable_iter *iter,
 			    struct bucket_table *tbl)
 {
 	iter->walker.tbl = tbl;
 	iter->slot = 0;
-	iter->skip = 0;
-	iter->p = NULL;
-	iter->list = NULL;
+	rht_walk_bucket_start(iter);
 }
 
 /**
@@ -2110,12 +2116,10 @@ static bool rht_walk_foreign(struct rhashtable_iter *iter,
 	return rht_index_of(iter->ht, tbl, he) != iter->slot;
 }
 
-/* Go back to the start of the walk's bucket. */
+/* Go back to the start of the walk's bucket, saying so. */
 static void *rht_walk_redo(struct rhashtable_iter *iter)
 {
-	iter->p = NULL;
-	iter->list = NULL;
-	iter->skip = 0;
+	rht_walk_bucket_start(iter);
 	return ERR_PTR(-EAGAIN);
 }
 
@@ -2195,9 +2199,7 @@ static void *rht_walk(struct rhashtable_iter *iter, bool advance)
 		if (!rht_nulls_fits(he, tbl, iter->slot) ||
 		    rht_seq_retry(tbl, iter->slot, iter->seq))
 			return rht_walk_redo(iter);
-		iter->p = NULL;
-		iter->list = NULL;
-		iter->skip = 0;
+		rht_walk_bucket_start(iter);
 		if (++iter->slot < tbl->size) {
 			iter->seq = rht_seq_begin(tbl, iter->slot);
 			he = rht_head_rcu(tbl, rht_bucket(tbl, iter->slot),
