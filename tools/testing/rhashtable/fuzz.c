@@ -441,11 +441,33 @@ static void moved_insert_failed(int err, struct fobj *obj, const char *op)
 	obj_free(obj);
 }
 
+/*
+ * Take @obj (the model's @idx-th of its key) out and insert it again
+ * under key @to.  Returns the insert's error; the object is then out of
+ * every table and the caller frees it.
+ */
+static __always_inline int obj_move(const struct rhashtable_params p,
+				    struct fobj *obj, unsigned int idx,
+				    unsigned int to, const char *who)
+{
+	int err = obj_remove(p, &F.ht, obj);
+
+	CHECK(!err, "%s: remove of key %u: %d", who, obj->knum, err);
+	model_del(obj->knum, idx);
+	obj_rekey(obj, to);
+	err = obj_insert(p, &F.ht, obj);
+	if (err)
+		check_insert_error(err, obj->knum, who);
+	else
+		model_add(to, obj);
+	return err;
+}
+
 /* Take an object of @knum out and insert it again under another key. */
 static __always_inline void op_move(const struct rhashtable_params p,
 				    unsigned int knum, unsigned int sel)
 {
-	int to = free_key(knum + 1 + sel), err;
+	int to = free_key(knum + 1 + sel);
 	unsigned int idx;
 	struct fobj *obj;
 
@@ -453,15 +475,8 @@ static __always_inline void op_move(const struct rhashtable_params p,
 		return;
 	idx = sel % F.nobj[knum];
 	obj = F.obj[knum][idx];
-	err = obj_remove(p, &F.ht, obj);
-	CHECK(!err, "move: remove of key %u: %d", knum, err);
-	model_del(knum, idx);
-	obj_rekey(obj, to);
-	err = obj_insert(p, &F.ht, obj);
-	if (err)
-		moved_insert_failed(err, obj, "move");
-	else
-		model_add(to, obj);
+	if (obj_move(p, obj, idx, to, "move"))
+		obj_free(obj);
 	check_lookup(p, knum);
 	check_lookup(p, to);
 }
@@ -617,7 +632,7 @@ static __always_inline void op_walk_move(const struct rhashtable_params p,
 	struct fobj *obj, *lost[WALK_MOVES];
 	unsigned int k, i, n = 0, moves = 0, nlost = 0;
 	struct rhashtable_iter iter;
-	int epoch = 0, to, err;
+	int epoch = 0, to;
 	void *ptr;
 
 	for (k = 0; k < NKEYS; k++)
@@ -650,20 +665,11 @@ static __always_inline void op_walk_move(const struct rhashtable_params p,
 		to = free_key(obj->knum + 1 + n);
 		if (to < 0 || to == (int)obj->knum)
 			continue;
-		err = obj_remove(p, &F.ht, obj);
-		CHECK(!err, "walk move: remove of key %u: %d", obj->knum, err);
-		model_del(obj->knum, model_index(obj));
-		obj_rekey(obj, to);
 		obj->walk_moved = true;
 		moves++;
-		err = obj_insert(p, &F.ht, obj);
-		if (err) {
-			/* The walk may stand on it: free it afterwards. */
-			check_insert_error(err, obj->knum, "walk move");
+		/* The walk may stand on a lost one: free it afterwards. */
+		if (obj_move(p, obj, model_index(obj), to, "walk move"))
 			lost[nlost++] = obj;
-		} else {
-			model_add(to, obj);
-		}
 	}
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);

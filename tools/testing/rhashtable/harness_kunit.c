@@ -292,6 +292,17 @@ static const struct rhashtable_params hk_pparams = {
 	.min_size = HK_PAIRS,
 };
 
+/* A table of 8 buckets that only the test's own resizes resize. */
+static int hk_init_8(struct rhashtable *ht)
+{
+	struct rhashtable_params params = hk_pparams;
+
+	params.nelem_hint = 4;
+	params.grow_decision = hk_no_policy;
+	params.shrink_decision = hk_no_policy;
+	return rhashtable_init(ht, &params);
+}
+
 struct hk_pairs {
 	struct rhashtable ht;
 	struct hk_pobj stable[2 * HK_PAIRS][HK_STABLE];
@@ -384,15 +395,11 @@ static const struct rht_test_hooks hk_pair_hooks = {
 static void halving_races_updates_on_both_halves(struct kunit *test)
 {
 	struct hk_pairs *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	struct rhashtable_params params = hk_pparams;
 	pthread_t tid[6];
 	unsigned int b, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	params.nelem_hint = 4;			/* 8 buckets */
-	params.grow_decision = hk_no_policy;	/* only the resizer resizes */
-	params.shrink_decision = hk_no_policy;
-	KUNIT_ASSERT_EQ(test, rhashtable_init(&p->ht, &params), 0);
+	KUNIT_ASSERT_EQ(test, hk_init_8(&p->ht), 0);
 	for (b = 0; b < 2 * HK_PAIRS; b++)
 		for (i = 0; i < HK_STABLE; i++) {
 			struct hk_pobj *o = &p->stable[b][i];
@@ -494,14 +501,10 @@ static bool hk_zr_in_removal(void *arg)
 static void zip_waits_for_inline_removal_of_partner_head(struct kunit *test)
 {
 	struct hk_zip_race *zr = kunit_kzalloc(test, sizeof(*zr), GFP_KERNEL);
-	struct rhashtable_params params = hk_pparams;
 	u32 key;
 
 	KUNIT_ASSERT_NOT_NULL(test, zr);
-	params.nelem_hint = 4;			/* 8 buckets */
-	params.grow_decision = hk_no_policy;
-	params.shrink_decision = hk_no_policy;
-	KUNIT_ASSERT_EQ(test, rhashtable_init(&zr->ht, &params), 0);
+	KUNIT_ASSERT_EQ(test, hk_init_8(&zr->ht), 0);
 	zr->x.key = 3;
 	zr->s.key = 11;				/* bucket 3 too */
 	zr->y1.key = 15;
@@ -638,14 +641,10 @@ static void rehash_bumps_before_moving_a_walked_bucket(struct kunit *test)
 {
 	struct hk_rehash_walk *rw = kunit_kzalloc(test, sizeof(*rw),
 						  GFP_KERNEL);
-	struct rhashtable_params params = hk_pparams;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, rw);
-	params.nelem_hint = 4;			/* 8 buckets */
-	params.grow_decision = hk_no_policy;
-	params.shrink_decision = hk_no_policy;
-	KUNIT_ASSERT_EQ(test, rhashtable_init(&rw->ht, &params), 0);
+	KUNIT_ASSERT_EQ(test, hk_init_8(&rw->ht), 0);
 	for (i = 0; i < 3; i++) {
 		rw->obj[i].key = 1 + 8 * i;
 		KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(&rw->ht,
