@@ -21,7 +21,8 @@
  *   worker   the resize of the scenario, step by step as in
  *            lib/rhashtable.c; its grace periods wait for the reader.
  *   walker   (WALKER, instead of the reader) rhashtable_walk_next() over
- *            the bucket of S, in one read-side section: see walker().
+ *            the bucket of S, or with WALK_ALL over every bucket of the
+ *            array, in one read-side section: see walker().
  *   init     builds the scenario, runs the three and, once they are done,
  *            checks that every chain is well formed and holds its objects.
  *
@@ -58,7 +59,8 @@
  *   REHASH_SETTLE   after publishing, the rehash waits for a grace period
  *                   before updates leave T out (phase NONE).
  * WALK_STRICT adds to the walk's contract that what it returns is still in
- * its bucket and not in table 2 at that moment.
+ * its bucket and not in table 2 at that moment; WALK_ALL walks the whole
+ * array instead of S's bucket alone.
  */
 
 #ifndef MOVES
@@ -251,14 +253,14 @@ done:
 
 #ifdef WALKER
 /* ======================================================================= */
-/* The walker: rht_walk() over the bucket of S, in one read-side section   */
+/* The walker: rht_walk() over S's bucket or the whole array, one section  */
 /* ======================================================================= */
 
 /*
- * A walk of bucket slot of array tbl, as rhashtable_walk_next() does it,
- * reduced to the bucket S hashes to in ht->tbl at the start (and, if that
- * array is being rehashed, to S's bucket in the new one, where the walk
- * goes on after the last bucket).  An epoch runs from one rht_seq_begin()
+ * A walk of array tbl, as rhashtable_walk_next() does it: with WALK_ALL
+ * every bucket in order from 0, else reduced to the bucket S hashes to in
+ * ht->tbl at the start.  If that array is being rehashed, the walk goes on
+ * in the new array after its last bucket (from bucket 0, or S's bucket).  An epoch runs from one rht_seq_begin()
  * to the next -EAGAIN; ret holds what the walk returned in it (bit o).
  * Every read of the shared state is a step of its own, as in the reader.
  * Property (the walk's contract):
@@ -278,8 +280,13 @@ proctype walker()
 		rcu = 1; tbl = cur;
 		printf("P%d: walk start, tbl = A%d\n", _pid, tbl)
 	}
+#ifdef WALK_ALL
+	slot = 0;
+bucket:
+#else
 bucket:
 	slot = HASH(tbl, K);
+#endif
 redo:
 	atomic {
 		s0 = seq[STRIPE(tbl, slot)];	/* rht_seq_begin() */
@@ -393,12 +400,25 @@ redo:
 			ret = 0; s0 = 0
 		}
 	fi;
+#ifdef WALK_ALL
+	/* the next bucket of the array, as rht_walk() does at a marker */
+	if
+	:: slot + 1 < SIZE(tbl) ->
+		slot++;
+		printf("P%d: next bucket A%d[%d]\n", _pid, tbl, slot);
+		goto redo
+	:: else
+	fi;
+#endif
 	/* last bucket: a rehash's array is walked next, from its start */
 	d_step {
 		fu = future[tbl];
 		if
 		:: fu != 0 && kind[fu - 1] == K_REHASH ->
 			tbl = fu - 1;
+#ifdef WALK_ALL
+			slot = 0;
+#endif
 			printf("P%d: rehash: -EAGAIN, go on in A%d\n", _pid, tbl)
 		:: else -> tbl = NOARR
 		fi;

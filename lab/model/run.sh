@@ -58,7 +58,7 @@ FIX="-DPREP_RM_BUMP -DZIP_PAIR_BUMP"
 # that does not depend on a resize running.  WSPEC is the first version,
 # which the model rejected (README, "Walker findings").  Walker runs do
 # one move (MOVES=1) except in CROSS; DEEP=1 adds two-move runs.
-WSPEC="-DWALKER -DWALK_OBJ_CHECK -DWALK_RM_BUMP -DMOVE_BUMP"
+WSPEC="-DWALKER -DWALK_ALL -DWALK_OBJ_CHECK -DWALK_RM_BUMP -DMOVE_BUMP"
 WALK="$WSPEC -DMOVE_BUMP_EACH -DREHASH_SETTLE -DWALK_FOREIGN_ALWAYS"
 # The code with one rule left out (MOVE_BUMP_EACH goes first: it contains
 # the name of MOVE_BUMP).
