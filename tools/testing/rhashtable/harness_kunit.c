@@ -112,8 +112,16 @@ static void *hk_rhl_reader(void *arg)
 		key = (key + 7) % HK_KEYS;
 		rcu_read_lock();
 		list = rhltable_lookup(&r->hlt, &key, hk_lparams);
-		rhl_for_each_entry_rcu(d, pos, list, list)
+		/*
+		 * Each duplicate's fields before its link, as an open-coded
+		 * loop (or 6.12's rhl_for_each_entry_rcu()) reads them: then
+		 * only the store that published it orders them, and TSAN
+		 * sees a relaxed one.
+		 */
+		for (pos = list; pos; pos = rcu_dereference(pos->next)) {
+			d = container_of(pos, struct hk_dup, list);
 			bad += d->filled != HK_FILLED || d->key != key;
+		}
 		rcu_read_unlock();
 		lookups++;
 	}
