@@ -13,7 +13,7 @@ CHECK_TARGETS := lint model harness kunit kunit-smp kunit-kcsan compat
 
 TREE := $(RHT_WORK)/linux
 
-.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint model mutate compat api-users harness fuzz bench bench-kernel run check clean
+.PHONY: help tree patches kunit kunit-smp kunit-kcsan lint model mutate compat api-users harness fuzz bench bench-profile bench-kernel run check clean
 
 help:
 	@echo 'make run          tree + kunit, then a short summary (start here)'
@@ -31,6 +31,7 @@ help:
 	@echo 'make harness      userspace: ASAN+UBSAN and TSAN stress, 60 s of fuzzing'
 	@echo 'make fuzz         userspace: a long fuzzing run'
 	@echo 'make bench        userspace: ours, stock 6.12, cds_lfht, plain table'
+	@echo 'make bench-profile userspace: instructions and cache misses per lookup (callgrind)'
 	@echo 'make bench-kernel in-kernel benchmark, stock vs ours (UML, x86_64 -smp 2)'
 	@echo 'make clean        remove out/ (not $(RHT_WORK))'
 	@echo 'Variables: RHT_WORK=$(RHT_WORK) JOBS=$(JOBS)'
@@ -83,6 +84,10 @@ fuzz: tree
 
 bench: tree
 	$(MAKE) -C lab/bench KSRC=$(TREE) O=$(CURDIR)/out
+
+bench-profile: tree
+	mkdir -p out/bench
+	$(MAKE) -C lab/bench KSRC=$(TREE) O=$(CURDIR)/out profile
 
 bench-kernel: tree
 	lab/kbench.sh um

@@ -35,9 +35,14 @@ struct LOBJ {				/* liburcu cds_lfht */
 	struct rcu_head rcu;
 };
 
+/*
+ * The plain table's object is the same as the others': same size and key
+ * offset, so that they spread over as many cache lines and pages.
+ */
 struct POBJ {				/* plain chained table */
 	struct POBJ *next;
 	KT key;
+	struct rcu_head unused;
 };
 
 static const struct rhashtable_params N_(rparams) = {
@@ -742,14 +747,18 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 	char wl[64];
 	int ti, i;
 
-	if (!strcmp(family, "lookup")) {
+	if (!strncmp(family, "lookup", 6)) {
+		/* "lookup_pos" or "lookup_neg" runs one kind (for profiles) */
+		int neg0 = !strcmp(family, "lookup_neg");
+		int neg1 = strcmp(family, "lookup_pos") ? 2 : 1;
+
 		N_(tbl_init)(&t, kind, n);
 		N_(fill)(&t, n, NULL);
 		N_(settle)(&t);
 		for (ti = 0; ti < nthreads; ti++) {
 			int neg;
 
-			for (neg = 0; neg < 2; neg++) {
+			for (neg = neg0; neg < neg1; neg++) {
 				for (i = 0; i < threads[ti]; i++)
 					args[i] = (struct WARG){
 						.t = &t, .n = n, .negative = neg };
