@@ -1901,8 +1901,14 @@ void rhashtable_free_and_destroy(struct rhashtable *ht,
 		spin_unlock_bh(&rs->lock);
 		if (!handed_over)
 			kfree(rs);	/* else rht_gp_cb() frees it */
+		/* What either of them queued before it let go. */
+		cancel_work_sync(&ht->run_work);
 	}
-	cancel_work_sync(&ht->run_work);
+	/*
+	 * Without @rs nothing could queue the worker since the first
+	 * cancel_work_sync(): updates are over, and only the timer and the
+	 * RCU callback of @rs queue it besides them.
+	 */
 	rht_free_table(tbl);
 	mutex_destroy(&ht->mutex);
 }

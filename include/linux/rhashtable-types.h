@@ -160,9 +160,9 @@ struct rhashtable_stats {
  * Embedded in many structures (several per network namespace), so it
  * holds only what every table needs.  What resizing needs besides the
  * worker is allocated by the first resize and hangs off the bucket array
- * (&bucket_table.rs).  On x86_64 without debug options this is 40 bytes
- * more than 6.12's: the 3.17 members of &struct rhashtable_params, and
- * @walks.
+ * (&bucket_table.rs).  On x86_64 without debug options this is 32 bytes
+ * more than 6.12's, all of them the 3.17 members of &struct
+ * rhashtable_params; @walks fills a hole.
  */
 struct rhashtable {
 	/* Read by every lookup: the array and the parameters first. */
@@ -171,12 +171,13 @@ struct rhashtable {
 	unsigned int			max_elems;
 	unsigned int			key_len;
 	bool				rhlist;
+	/* Written only as walks start and stop: in the hole after @rhlist. */
+	atomic_t			walks;
 	/* The worker's, and the slow paths'. */
 	struct mutex			mutex;
 	struct work_struct		run_work;
 	/* Written by every update: away from the lines lookups read. */
 	atomic_t			nelems;
-	atomic_t			walks;
 	spinlock_t			lock;	/* walker lists */
 #ifdef CONFIG_MEM_ALLOC_PROFILING
 	struct alloc_tag		*alloc_tag;
