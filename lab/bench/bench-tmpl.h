@@ -837,13 +837,17 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 			N_(tbl_destroy)(&t);
 			free(objs);
 		}
-	} else if (!strcmp(family, "storm")) {
+	} else if (!strncmp(family, "storm", 5)) {
+		/* "storm_calm" or "storm_only" runs one half (for profiles) */
+		int storm0 = !strcmp(family, "storm_only");
+		int storm1 = strcmp(family, "storm_calm") ? 2 : 1;
+
 		if (kind == C_PLAIN)
 			return;		/* a fixed table cannot resize */
 		for (ti = 0; ti < nthreads; ti++) {
 			int nt = threads[ti], storm;
 
-			for (storm = 0; storm < 2; storm++) {
+			for (storm = storm0; storm < storm1; storm++) {
 				N_(tbl_init)(&t, kind, n);
 				N_(fill)(&t, n, NULL);
 				N_(settle)(&t);
