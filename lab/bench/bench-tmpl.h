@@ -757,9 +757,9 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 	int ti, i;
 
 	if (!strncmp(family, "lookup", 6)) {
-		/* "lookup_pos" or "lookup_neg" runs one kind (for profiles) */
-		int neg0 = !strcmp(family, "lookup_neg");
-		int neg1 = strcmp(family, "lookup_pos") ? 2 : 1;
+		int neg0, neg1;
+
+		family_half(family, "lookup_pos", "lookup_neg", &neg0, &neg1);
 
 		N_(tbl_init)(&t, kind, n);
 		N_(fill)(&t, n, NULL);
@@ -847,9 +847,9 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 			free(objs);
 		}
 	} else if (!strncmp(family, "storm", 5)) {
-		/* "storm_calm" or "storm_only" runs one half (for profiles) */
-		int storm0 = !strcmp(family, "storm_only");
-		int storm1 = strcmp(family, "storm_calm") ? 2 : 1;
+		int storm0, storm1;
+
+		family_half(family, "storm_calm", "storm_only", &storm0, &storm1);
 
 		if (kind == C_PLAIN)
 			return;		/* a fixed table cannot resize */

@@ -373,6 +373,18 @@ static void bench_report_rates(const char *workload, const char *contender,
 		     cpu > 0 ? ops / cpu : 0);
 }
 
+/*
+ * A family of two halves (lookups of present and absent keys; lookups
+ * without and with a storm) runs both, or with the name of one half only
+ * that one (for profiles): the halves to run are [*lo, *hi) of {0, 1}.
+ */
+static void family_half(const char *family, const char *first,
+			const char *second, int *lo, int *hi)
+{
+	*lo = !strcmp(family, second);
+	*hi = strcmp(family, first) ? 2 : 1;
+}
+
 /* ---- the per-key-type code ---------------------------------------------- */
 
 #define KT	u32

@@ -260,8 +260,9 @@ done:
  * A walk of array tbl, as rhashtable_walk_next() does it: with WALK_ALL
  * every bucket in order from 0, else reduced to the bucket S hashes to in
  * ht->tbl at the start.  If that array is being rehashed, the walk goes on
- * in the new array after its last bucket (from bucket 0, or S's bucket).  An epoch runs from one rht_seq_begin()
- * to the next -EAGAIN; ret holds what the walk returned in it (bit o).
+ * in the new array after its last bucket (from bucket 0, or S's bucket).
+ * An epoch runs from one rht_seq_begin() to the next -EAGAIN; ret holds
+ * what the walk returned in it (bit o).
  * Every read of the shared state is a step of its own, as in the reader.
  * Property (the walk's contract):
  *   - what it returns was in its bucket (in table 1, hashing to slot in
