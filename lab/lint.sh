@@ -8,7 +8,8 @@
 #  d) git am of out/patches on a fresh worktree of rht-base gives rht,
 #  e) every name of the 6.12 interface is used by a test (api-coverage.sh),
 #  f) every patch of the series builds (W=1, sparse) on its own,
-#  g) the harness in the series names nothing of the lab.
+#  g) the harness in the series names nothing of the lab,
+#  h) the harness builds without warnings (clang and gcc, -Werror).
 # Any finding fails; files not in the series yet are skipped with a note.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -149,6 +150,17 @@ if leaks=$(grep -rnE 'RHT_WORK|stockref|STOCK_REV|rht-base|\bRHT_IMPL_|IMPL=|lab
 	echo "$leaks"
 	bad "the harness names the lab"
 fi
+
+# h) The harness builds without warnings, with clang (ASAN, TSAN, fuzz)
+#    and gcc (stress, KUnit at -O2): every program, -Werror, in a build
+#    directory of its own so that the flag is in every object.
+hw=$work/harness-werror
+if ! make -s -C "$tree/tools/testing/rhashtable" O="$hw" EXTRA_CFLAGS=-Werror \
+		-j"${JOBS:-$(nproc)}" all >"$hw.log" 2>&1; then
+	grep -B2 -A8 'error:' "$hw.log" | head -60
+	bad "the harness does not build without warnings"
+fi
+echo "harness: builds with -Werror (clang and gcc)"
 
 echo "lint: took $((SECONDS - start)) s"
 ((fail == 0)) && echo "lint: clean"

@@ -1008,7 +1008,7 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 	}
 	rht_dom_unlock(&d);
 
-	if (!ret && counted && rht_insert_wants_work(ht, d.u, chain))
+	if (!ret && counted && rht_insert_wants_work(ht, d.u, chain, ht->p))
 		rhashtable_kick(ht, chain);
 	rcu_read_unlock();
 	return ret;
@@ -1040,7 +1040,7 @@ int rhashtable_remove_slow(struct rhashtable *ht, struct rhash_head *obj,
 	if (gone >= 0) {
 		if (rht_unlinked(ht, gone))
 			rht_dom_bump(&d);
-		if (gone && rht_remove_wants_work(ht, d.u))
+		if (gone && rht_remove_wants_work(ht, d.u, ht->p))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();
@@ -2402,7 +2402,7 @@ void rhashtable_remove_pprev(struct rhashtable *ht, struct rhash_head *obj,
 	if (done) {
 		if (rht_unlinked(ht, 1))
 			rht_dom_bump(&d);
-		if (rht_remove_wants_work(ht, d.u))
+		if (rht_remove_wants_work(ht, d.u, ht->p))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();

@@ -672,6 +672,7 @@ struct rht_cursor {
 	unsigned int chash;
 	unsigned int cseq;
 	bool crcu;
+	bool cbare;
 	size_t coff;
 };
 
@@ -685,8 +686,23 @@ static inline struct rht_cursor rht_cursor_at(struct rhash_head *head,
 		.coff = off,
 	};
 
-	if (rcu && tbl)
+	if (rcu)
 		c.cseq = rht_seq_begin(tbl, hash);
+	return c;
+}
+
+/*
+ * A cursor of the 3.17 forms: a bare chain, no bucket to check the end
+ * against.  @cbare is a constant in every form, so the 6.12 forms carry
+ * no test for it.
+ */
+static inline struct rht_cursor rht_cursor_chain(struct rhash_head *head,
+						 size_t off)
+{
+	struct rht_cursor c = {
+		.ahead = head, .crcu = true, .cbare = true, .coff = off,
+	};
+
 	return c;
 }
 
@@ -722,7 +738,7 @@ static __always_inline bool rht_cursor_step(struct rht_cursor *c,
 	struct rhash_head *he = c->ahead;
 
 	if (rht_is_a_nulls(he)) {
-		if (c->crcu && c->ctbl)
+		if (c->crcu && !c->cbare)
 			he = rht_nulls_canon(he, c->ctbl, c->chash, c->cseq);
 		*pos = he;
 		return false;
@@ -730,7 +746,7 @@ static __always_inline bool rht_cursor_step(struct rht_cursor *c,
 	*pos = he;
 	if (obj)
 		*obj = (char *)he - c->coff;
-	if (!c->ctbl)
+	if (c->cbare)
 		c->ahead = rcu_dereference_raw(he->next);
 	else if (c->crcu)
 		c->ahead = rht_dereference_bucket_rcu(he->next, c->ctbl,
@@ -760,7 +776,7 @@ static inline void *rht_cursor_peek(const struct rht_cursor *c)
 	     rht_cursor_step(&__rht_c, &(pos), NULL);)
 #define __rht_for_each_2(pos, head)					\
 	for (struct rht_cursor __rht_c =				\
-		rht_cursor_at(head, NULL, 0, true, 0);			\
+		rht_cursor_chain(head, 0);				\
 	     rht_cursor_step(&__rht_c, &(pos), NULL);)
 #define rht_for_each(...) \
 	CONCATENATE(__rht_for_each_, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
@@ -778,8 +794,7 @@ static inline void *rht_cursor_peek(const struct rht_cursor *c)
 	     rht_cursor_step(&__rht_c, &(pos), (void **)&(tpos));)
 #define __rht_for_each_entry_3(tpos, head, member)			\
 	for (struct rht_cursor __rht_c =				\
-		rht_cursor_at(head, NULL, 0, true,			\
-			      offsetof(typeof(tpos[0]), member));	\
+		rht_cursor_chain(head, offsetof(typeof(tpos[0]), member)); \
 	     rht_cursor_step(&__rht_c, &__rht_c.at, (void **)&(tpos));)
 #define rht_for_each_entry(...) \
 	CONCATENATE(__rht_for_each_entry_, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
@@ -792,8 +807,7 @@ static inline void *rht_cursor_peek(const struct rht_cursor *c)
 	     ((next) = __rht_c.ahead, true);)
 #define __rht_for_each_entry_safe_4(tpos, next, head, member)		\
 	for (struct rht_cursor __rht_c =				\
-		rht_cursor_at(head, NULL, 0, true,			\
-			      offsetof(typeof(tpos[0]), member));	\
+		rht_cursor_chain(head, offsetof(typeof(tpos[0]), member)); \
 	     rht_cursor_step(&__rht_c, &__rht_c.at, (void **)&(tpos)) &&	\
 	     ((next) = rht_cursor_peek(&__rht_c), true);)
 #define rht_for_each_entry_safe(...) \
@@ -1036,23 +1050,28 @@ static inline bool rht_unlinked(struct rhashtable *ht, int gone)
 	return atomic_read(&ht->walks);
 }
 
-/* After an insert: does the worker have something to do? */
-static inline bool rht_insert_wants_work(struct rhashtable *ht,
-					 struct bucket_table *tbl,
-					 unsigned int chain)
+/*
+ * After an insert: does the worker have something to do?  The 3.17 hooks
+ * are read from @params, which the inline paths get as a constant: a
+ * 6.12 caller's parameters leave them NULL, and the test compiles away.
+ */
+static __always_inline bool
+rht_insert_wants_work(struct rhashtable *ht, struct bucket_table *tbl,
+		      unsigned int chain, const struct rhashtable_params params)
 {
 	if (unlikely(chain > RHT_ELASTICITY))
 		return true;
-	if (ht->p.grow_decision)
-		return ht->p.grow_decision(ht, tbl->size);
+	if (params.grow_decision)
+		return params.grow_decision(ht, tbl->size);
 	return __rht_grow_above_75(ht, tbl);
 }
 
-static inline bool rht_remove_wants_work(struct rhashtable *ht,
-					 struct bucket_table *tbl)
+static __always_inline bool
+rht_remove_wants_work(struct rhashtable *ht, struct bucket_table *tbl,
+		      const struct rhashtable_params params)
 {
-	if (ht->p.shrink_decision)
-		return ht->p.shrink_decision(ht, tbl->size);
+	if (params.shrink_decision)
+		return params.shrink_decision(ht, tbl->size);
 	return ht->p.automatic_shrinking && __rht_shrink_below_30(ht, tbl);
 }
 
@@ -1129,7 +1148,7 @@ __rhashtable_insert_fast(struct rhashtable *ht, const void *key,
 	rcu_assign_pointer(obj->next, head);
 	rht_count_add(ht, 1);		/* before anyone can remove it */
 	rht_assign_unlock(tbl, bkt, obj, flags);
-	if (rht_insert_wants_work(ht, tbl, chain))
+	if (rht_insert_wants_work(ht, tbl, chain, params))
 		rhashtable_kick(ht, chain);
 out:
 	rcu_read_unlock();
@@ -1385,7 +1404,7 @@ __rhashtable_remove_fast(struct rhashtable *ht, struct rhash_head *obj,
 	if (err >= 0) {
 		if (unlikely(rht_unlinked(ht, err)))
 			rht_seq_bump(tbl, idx);
-		if (err && rht_remove_wants_work(ht, tbl))
+		if (err && rht_remove_wants_work(ht, tbl, params))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();

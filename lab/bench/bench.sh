@@ -28,7 +28,11 @@
 # seconds per duration-bound figure, 2), WARMUP (seconds before each such
 # window, 0.2), THREADS (1,<nproc>), FAMILIES (lookup churn grow storm
 # memory life timeline), BENCH_QUICK=1 (DUR and WARMUP default to 0.1 and 0.05,
-# no 1M-entry tables).
+# no 1M-entry tables), RUN_LIMIT (seconds one contender may take for one
+# figure, 300): a run that takes longer is stopped, noted in meta.txt and
+# left out of that round's ratios, instead of stalling the whole benchmark
+# (liburcu's cds_lfht has been seen to spin for minutes filling 1M 16-byte
+# keys while its resize thread waited).
 set -e
 
 [ $# -ge 1 ] || { echo "usage: $0 BENCH_BINARY..." >&2; exit 2; }
@@ -130,8 +134,17 @@ while [ "$r" -le "$ROUNDS" ]; do
 			line=$(( (i + r) % NCONT + 1 ))
 			set -- $(sed -n "${line}p" "$CONT")
 			label=$1 bin=$2 carg=$3
-			if ! "$bin" -c "$carg" -f "$fam" -n "$n" -k "$kt" \
-				-t "$THREADS" -d "$DUR" -w "$WARMUP" > "$ONE"; then
+			rc=0
+			timeout "${RUN_LIMIT:-300}" "$bin" -c "$carg" -f "$fam" \
+				-n "$n" -k "$kt" -t "$THREADS" -d "$DUR" \
+				-w "$WARMUP" > "$ONE" || rc=$?
+			if [ "$rc" = 124 ]; then
+				echo "stopped=round $r $label $fam $n $kt after ${RUN_LIMIT:-300} s" \
+					>> "$OUT/meta.txt"
+				echo "bench.sh: $label $fam $n $kt stopped after ${RUN_LIMIT:-300} s" >&2
+				i=$((i + 1))
+				continue
+			elif [ "$rc" != 0 ]; then
 				echo "bench.sh: $label $fam $n $kt failed" >&2
 				exit 1
 			fi
