@@ -594,6 +594,26 @@ unsigned int rhashtable_count(struct rhashtable *ht)
 }
 EXPORT_SYMBOL_GPL(rhashtable_count);
 
+/*
+ * The update paths of this file ask the 3.17 decision hooks when the
+ * table has them; the inline paths of the header never do, and leave
+ * the decision to the worker.
+ */
+static bool rht_grow_wanted(struct rhashtable *ht, struct bucket_table *tbl,
+			    unsigned int chain)
+{
+	if (ht->p.grow_decision && chain <= RHT_ELASTICITY)
+		return ht->p.grow_decision(ht, tbl->size);
+	return rht_insert_wants_work(ht, tbl, chain);
+}
+
+static bool rht_shrink_wanted(struct rhashtable *ht, struct bucket_table *tbl)
+{
+	if (ht->p.shrink_decision)
+		return ht->p.shrink_decision(ht, tbl->size);
+	return rht_remove_wants_work(ht, tbl);
+}
+
 /* ------------------------------------------------------------------ */
 /* Updates during a resize                                             */
 /* ------------------------------------------------------------------ */
@@ -1008,7 +1028,7 @@ void *rhashtable_insert_slow(struct rhashtable *ht, const void *key,
 	}
 	rht_dom_unlock(&d);
 
-	if (!ret && counted && rht_insert_wants_work(ht, d.u, chain, ht->p))
+	if (!ret && counted && rht_grow_wanted(ht, d.u, chain))
 		rhashtable_kick(ht, chain);
 	rcu_read_unlock();
 	return ret;
@@ -1040,7 +1060,7 @@ int rhashtable_remove_slow(struct rhashtable *ht, struct rhash_head *obj,
 	if (gone >= 0) {
 		if (rht_unlinked(ht, gone))
 			rht_dom_bump(&d);
-		if (gone && rht_remove_wants_work(ht, d.u, ht->p))
+		if (gone && rht_shrink_wanted(ht, d.u))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();
@@ -2402,7 +2422,7 @@ void rhashtable_remove_pprev(struct rhashtable *ht, struct rhash_head *obj,
 	if (done) {
 		if (rht_unlinked(ht, 1))
 			rht_dom_bump(&d);
-		if (rht_remove_wants_work(ht, d.u, ht->p))
+		if (rht_shrink_wanted(ht, d.u))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();

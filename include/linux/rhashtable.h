@@ -1051,27 +1051,22 @@ static inline bool rht_unlinked(struct rhashtable *ht, int gone)
 }
 
 /*
- * After an insert: does the worker have something to do?  The 3.17 hooks
- * are read from @params, which the inline paths get as a constant: a
- * 6.12 caller's parameters leave them NULL, and the test compiles away.
+ * After an insert: does the worker have something to do?  By the 6.12
+ * policy only: the 3.17 decision hooks are consulted by the worker, which
+ * decides, and by lib/rhashtable.c's own update paths, never inline.
  */
-static __always_inline bool
-rht_insert_wants_work(struct rhashtable *ht, struct bucket_table *tbl,
-		      unsigned int chain, const struct rhashtable_params params)
+static inline bool rht_insert_wants_work(struct rhashtable *ht,
+					 struct bucket_table *tbl,
+					 unsigned int chain)
 {
 	if (unlikely(chain > RHT_ELASTICITY))
 		return true;
-	if (params.grow_decision)
-		return params.grow_decision(ht, tbl->size);
 	return __rht_grow_above_75(ht, tbl);
 }
 
-static __always_inline bool
-rht_remove_wants_work(struct rhashtable *ht, struct bucket_table *tbl,
-		      const struct rhashtable_params params)
+static inline bool rht_remove_wants_work(struct rhashtable *ht,
+					 struct bucket_table *tbl)
 {
-	if (params.shrink_decision)
-		return params.shrink_decision(ht, tbl->size);
 	return ht->p.automatic_shrinking && __rht_shrink_below_30(ht, tbl);
 }
 
@@ -1148,7 +1143,7 @@ __rhashtable_insert_fast(struct rhashtable *ht, const void *key,
 	rcu_assign_pointer(obj->next, head);
 	rht_count_add(ht, 1);		/* before anyone can remove it */
 	rht_assign_unlock(tbl, bkt, obj, flags);
-	if (rht_insert_wants_work(ht, tbl, chain, params))
+	if (rht_insert_wants_work(ht, tbl, chain))
 		rhashtable_kick(ht, chain);
 out:
 	rcu_read_unlock();
@@ -1404,7 +1399,7 @@ __rhashtable_remove_fast(struct rhashtable *ht, struct rhash_head *obj,
 	if (err >= 0) {
 		if (unlikely(rht_unlinked(ht, err)))
 			rht_seq_bump(tbl, idx);
-		if (err && rht_remove_wants_work(ht, tbl, params))
+		if (err && rht_remove_wants_work(ht, tbl))
 			rhashtable_kick(ht, 0);
 	}
 	rcu_read_unlock();
