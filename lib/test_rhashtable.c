@@ -400,6 +400,15 @@ static bool rht_test_never(const struct rhashtable *ht, size_t size)
 	return false;
 }
 
+/* A hook that never wants a resize and counts how often it is asked. */
+static atomic_t rht_test_hook_calls;
+
+static bool rht_test_counted_never(const struct rhashtable *ht, size_t size)
+{
+	atomic_inc(&rht_test_hook_calls);
+	return false;
+}
+
 /* Decision hooks that move the table towards rht_test_table.target. */
 static bool rht_test_grow_to_target(const struct rhashtable *ht, size_t size)
 {
@@ -1097,6 +1106,30 @@ static void rht_test_seed_custom_grow_decision_forces_growth(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, rht_test_seed_lookup(ht, 1), &objs[0]);
 }
 
+/*
+ * The inline 6.12 update paths never ask the 3.17 hooks (so that a table
+ * without them pays nothing): far below the 6.12 thresholds they wake no
+ * worker either, and nobody asks.  The 3.17 calls ask the hooks at once.
+ */
+static void rht_test_seed_fast_updates_leave_hooks_to_worker(struct kunit *test)
+{
+	struct rhashtable_params p = rht_test_seed_params;
+	struct rht_test_obj *objs = rht_test_objs(test, 2, 1);
+	struct rhashtable *ht;
+
+	p.grow_decision = rht_test_counted_never;
+	p.shrink_decision = rht_test_counted_never;
+	ht = rht_test_new(test, &p);
+	atomic_set(&rht_test_hook_calls, 0);
+	KUNIT_ASSERT_EQ(test, rhashtable_insert_fast(ht, &objs[0].node, p), 0);
+	KUNIT_ASSERT_EQ(test, rhashtable_remove_fast(ht, &objs[0].node, p), 0);
+	flush_work(&ht->run_work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rht_test_hook_calls), 0);
+	KUNIT_EXPECT_EQ(test, rht_test_seed_insert(ht, &objs[1]), 0);
+	KUNIT_EXPECT_GE(test, atomic_read(&rht_test_hook_calls), 1);
+	KUNIT_EXPECT_EQ(test, rht_test_size(ht), 64U);
+}
+
 static void rht_test_seed_custom_shrink_decision_forces_shrink(struct kunit *test)
 {
 	struct rhashtable_params p = rht_test_seed_params;
@@ -1320,6 +1353,7 @@ static struct kunit_case rht_seed_test_cases[] = {
 	KUNIT_CASE(rht_test_seed_grow_decision_hook_grows_table),
 	KUNIT_CASE(rht_test_seed_shrink_decision_hook_shrinks_table),
 	KUNIT_CASE(rht_test_seed_custom_grow_decision_forces_growth),
+	KUNIT_CASE(rht_test_seed_fast_updates_leave_hooks_to_worker),
 	KUNIT_CASE(rht_test_seed_custom_shrink_decision_forces_shrink),
 	KUNIT_CASE(rht_test_seed_chain_walk_visits_each_object_once),
 	KUNIT_CASE(rht_test_seed_entry_walk_visits_each_object_once),
