@@ -31,7 +31,7 @@ import sys
 import tempfile
 
 
-def notrace(text):
+def notrace(text, path):
     text = text.replace('#define CREATE_TRACE_POINTS\n'
                         '#include <trace/events/rhashtable.h>\n\n', '')
     # A statement may span lines: drop from its start to its ");".
@@ -45,7 +45,7 @@ def notrace(text):
 KUNIT_IF = '#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)\n'
 
 
-def notest(text):
+def notest(text, path):
     text = text.replace('#include <kunit/visibility.h>\n', '')
     # The blocks hold no nested #if: the first #else/#endif after the
     # #if is its own.
@@ -88,18 +88,15 @@ def nocompat(text, path):
     return text
 
 
-FILTERS = {'notrace': notrace, 'notest': notest}
+FILTERS = {'notrace': notrace, 'notest': notest, 'nocompat': nocompat}
 
 if __name__ == '__main__':
     names = sys.argv[1].split('+') if len(sys.argv) == 3 else []
     if (not names or 'nocompat' in names[1:] or
-            any(n not in FILTERS and n != 'nocompat' for n in names)):
+            any(n not in FILTERS for n in names)):
         sys.exit(__doc__)
     with open(sys.argv[2]) as f:
         text = f.read()
     for n in names:
-        if n == 'nocompat':
-            text = nocompat(text, sys.argv[2])
-        else:
-            text = FILTERS[n](text)
+        text = FILTERS[n](text, sys.argv[2])
     sys.stdout.write(text)
