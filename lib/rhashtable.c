@@ -69,9 +69,10 @@
  * stood on a1.  One such cut is made per bucket pair per pass and a grace
  * period separates passes, so that no reader of one side is still on a link
  * the next pass cuts for the other.  When the paths no longer share objects
- * their ends get their own markers and the pair is done.  Until then both
- * end in T's marker, which fits either bucket; a reader ending there also
- * checks its stripe (an update may have carried it across).
+ * their ends get their own markers and the pair is done; the pass that makes
+ * the last cut also ends the remaining tail on its own marker.  Until then
+ * both end in T's marker, which fits either bucket; a reader ending there
+ * also checks its stripe (an update may have carried it across).
  *
  * Halving (T -> U, |U| = |T|/2, same seed): U[x] is the concatenation of T's
  * chains x and x + |U| ("zipping"): the second chain's end gets U's marker,
@@ -1136,8 +1137,9 @@ static bool rht_unzip_step(struct rhashtable *ht, struct bucket_table *t,
 			   struct bucket_table *u, unsigned int x)
 {
 	unsigned int idx[2] = { x, x + t->size };
-	struct rhash_head *h[2], *meet, *prev, *he, *to;
+	struct rhash_head *h[2], *meet, *prev, *last, *he, *to;
 	int side, other;
+	bool busy;
 
 	rht_assert_locked(t);
 	h[0] = rht_first(u, idx[0]);
@@ -1165,16 +1167,33 @@ static bool rht_unzip_step(struct rhashtable *ht, struct bucket_table *t,
 	prev = NULL;
 	for (he = h[other]; he != meet; he = rht_next(u, he))
 		prev = he;
-	for (to = rht_next(u, meet); !rht_is_a_nulls(to); to = rht_next(u, to))
+	last = meet;
+	for (to = rht_next(u, meet); !rht_is_a_nulls(to); to = rht_next(u, to)) {
 		if (rht_index_of(ht, u, to) == idx[other])
 			break;
-	if (rht_is_a_nulls(to))
+		last = to;
+	}
+	busy = !rht_is_a_nulls(to);
+	if (!busy)
 		to = rht_nulls_of(u, idx[other]);
 	if (prev)
 		rcu_assign_pointer(prev->next, to);
 	else
 		rht_set_first(u, idx[other], to);
-	return true;
+	if (busy)
+		return true;
+
+	/*
+	 * That was the last cut: the paths are apart, and the tail left to
+	 * the meeting side can end on its own marker now rather than a pass
+	 * later.  A reader of the other side still on that tail (it took
+	 * the link just cut) has passed all of its own objects; it ends on
+	 * a marker that does not fit and scans its bucket again.
+	 */
+	to = rht_nulls_of(u, idx[side]);
+	if (rht_next(u, last) != to)
+		rcu_assign_pointer(last->next, to);
+	return false;
 }
 
 /* One pass over all pairs; true if another one is needed. */
@@ -1710,9 +1729,7 @@ static bool rht_plan(struct rhashtable *ht)
 	 * one object per bucket, unzipping takes one pass per run of
 	 * objects, and each pass a grace period in which the chains grow
 	 * again.  Move everything straight into an array of the right size
-	 * instead.  (With the threshold at two per bucket, 4 of 16 fills of
-	 * 1M right after another process's fill unzipped 16 to 24 passes
-	 * and settled at half the rate; at one per bucket none of 17 did.)
+	 * instead; rht_begin() still unzips when that is twice the size.
 	 */
 	if (size > tbl->size && !ht->p.grow_decision &&
 	    rhashtable_count(ht) > tbl->size)

@@ -393,12 +393,13 @@ static void ph_run(struct kunit *test, const struct ph_case *c)
  * bucket 1.  Objects are inserted at the head, so the last key listed is
  * the first a reader stands on.
  *
- * Doubling 4 -> 8: old bucket 1 holds [9 1 5 13]; new bucket 1's path is
- * 9 1 5 13, bucket 5's is 5 13, both ending on old bucket 1's marker.  The
- * first unzip pass cuts 1 -> 5: bucket 1's path becomes 9 1, and the two
- * paths no longer meet, but bucket 5's still ends on the old marker.
+ * Doubling 4 -> 8: old bucket 1 holds [9 1 5 13 17]; new bucket 1's path
+ * is 9 1 5 13 17, bucket 5's is 5 13 17, both ending on old bucket 1's
+ * marker.  The first unzip pass cuts 1 -> 5 into 1 -> 17: the paths still
+ * meet at 17 and end on the old marker.  The second cuts 13 -> 17, which
+ * parts them, and ends 17 on new bucket 1's marker.
  */
-#define PH_GROW_CHAIN	{ 13, 5, 1, 9 }
+#define PH_GROW_CHAIN	{ 17, 13, 5, 1, 9 }
 
 /* Halving 8 -> 4: bucket 1 [9 1] and bucket 5 [5] zip into 9 1 5. */
 #define PH_SHRINK_CHAIN	{ 5, 1, 9 }
@@ -447,7 +448,7 @@ PH_CASE(lookup_grow_unzipping_move_to_sibling,
 PH_CASE(lookup_grow_unzipping_move_to_same_bucket,
 	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
 	.point = RHT_TP_UNZIP_PASS, .arg = 1,
-	.want = 1, .trap = 9, .moved_key = 17)
+	.want = 1, .trap = 9, .moved_key = 25)
 PH_CASE(lookup_grow_unzipping_move_to_same_size_table,
 	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
 	.point = RHT_TP_UNZIP_PASS, .arg = 1,
@@ -463,7 +464,7 @@ PH_CASE(walk_grow_unzipping_move_to_sibling,
 PH_CASE(walk_grow_unzipping_move_to_same_bucket,
 	.size = 4, .keys = PH_GROW_CHAIN, .resize = PH_GROW,
 	.point = RHT_TP_UNZIP_PASS, .arg = 1,
-	.want = 1, .trap = 1, .moved_key = 17, .walk = true)
+	.want = 1, .trap = 1, .moved_key = 25, .walk = true)
 
 /* Halving, while pairs are zipped and the old array is still current. */
 PH_CASE(lookup_shrink_zipping_move_to_other_half,
@@ -599,14 +600,17 @@ static void ph_worker_resize(struct ph_ctx *ctx, unsigned int size)
 
 static void unzip_passes_are_grace_periods_apart(struct kunit *test)
 {
-	/* [9 5 1 13 17]: the paths meet four times, one cut per pass. */
+	/*
+	 * [9 5 1 13 17]: the paths meet four times, one cut per pass; the
+	 * pass of the last cut also ends the tail on its own marker.
+	 */
 	static const struct ph_case c = {
 		.size = 4, .keys = { 17, 13, 1, 5, 9 },
 	};
 	struct ph_ctx *ctx = ph_setup(test, &c);
 
 	ph_worker_resize(ctx, 8);
-	KUNIT_EXPECT_EQ(test, ctx->passes, 5);
+	KUNIT_EXPECT_EQ(test, ctx->passes, 4);
 	ph_verify(ctx);
 }
 

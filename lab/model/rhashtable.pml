@@ -444,10 +444,11 @@ redo:
 /* caller holds the bucket locks and the reader writes nothing.  Every     */
 /* pointer store is a step of its own, in the order of lib/rhashtable.c.   */
 /* ======================================================================= */
-#define SCRATCH	byte n, hx, hy, h0, h1, mt, sd, ob, prv, to, f0, f1, q, r, \
+#define SCRATCH	byte n, hx, hy, h0, h1, mt, sd, ob, prv, to, f0, f1, q, r, eb, \
 		     cnt, cnt2; bool busy
 #define SCRUB	n = 0; hx = 0; hy = 0; h0 = 0; h1 = 0; mt = 0; sd = 0; ob = 0; \
-		prv = 0; to = 0; f0 = 0; f1 = 0; q = 0; r = 0; cnt = 0; cnt2 = 0
+		prv = 0; to = 0; f0 = 0; f1 = 0; q = 0; r = 0; eb = 0; cnt = 0; \
+		cnt2 = 0
 
 /* Last object on the path from h (an object, 0 or a marker); 0 if none. */
 inline walk_last(h, res)
@@ -525,10 +526,14 @@ inline unzip_link(t, u, x)
 }
 
 /*
- * One unzip step for U's pair x, x + |T| (rht_unzip_step()); busy if a cut
- * was made.  sd: the side (0: x) the first common object hashes to; the
- * other side's last link before it skips to the other side's next object.
- * A pair whose paths are apart gets its own markers at both ends.
+ * One unzip step for U's pair x, x + |T| (rht_unzip_step()); busy if the
+ * pair needs another pass.  sd: the side (0: x) the first common object
+ * hashes to; the other side's last link before it skips to the other
+ * side's next object.  The last such cut (the other side has no object
+ * left after the meeting one) is followed by the end marker of the
+ * meeting side's tail, in the same step.  A pair whose paths are apart
+ * gets its own markers at both ends.  f1 and eb: the object whose link
+ * the second store sets, and the bucket whose marker it gets.
  */
 inline unzip_step(t, u, x)
 {
@@ -546,14 +551,17 @@ inline unzip_step(t, u, x)
 			:: q != mt -> prv = q; q = nxt[q]
 			:: else -> break
 			od;
-			to = nxt[mt];
+			f1 = mt; to = nxt[mt];
 			do
-			:: IS_OBJ(to) && HASH(u, key[to]) != ob -> to = nxt[to]
+			:: IS_OBJ(to) && HASH(u, key[to]) != ob ->
+				f1 = to; to = nxt[to]
 			:: else -> break
 			od;
 			if
-			:: !IS_OBJ(to) -> to = MARK(u, ob)
-			:: else
+			:: !IS_OBJ(to) ->		/* the last cut */
+				to = MARK(u, ob); busy = false;
+				eb = (sd == 0 -> x : x + n)
+			:: else -> f1 = 0
 			fi;
 			if
 			:: prv != 0 ->			/* the cut */
@@ -562,10 +570,14 @@ inline unzip_step(t, u, x)
 				HEAD(u, ob) = HEADVAL(to);
 				TR_H(u, ob, HEAD(u, ob))
 			fi;
-			SCRUB
+			if
+			:: busy -> SCRUB
+			:: else
+			fi
 		:: else ->
 			walk_last(h0, f0);
 			walk_last(h1, f1);
+			eb = x + n;
 			if
 			:: f0 != 0 ->			/* apart */
 				nxt[f0] = MARK(u, x); TR_N(f0, nxt[f0])
@@ -577,8 +589,8 @@ inline unzip_step(t, u, x)
 	:: !busy ->
 		d_step {
 			if
-			:: f1 != 0 ->
-				nxt[f1] = MARK(u, x + n); TR_N(f1, nxt[f1])
+			:: f1 != 0 && nxt[f1] != MARK(u, eb) ->
+				nxt[f1] = MARK(u, eb); TR_N(f1, nxt[f1])
 			:: else
 			fi;
 			SCRUB
@@ -1128,8 +1140,8 @@ init
 #else
 		/*
 		 * GROW, GROW_SHRINK: T[0] = a1 b1 a2 b2 = o2 o3 S o4 (a: U[0],
-		 * b: U[2]), which takes three unzip passes and a fourth to
-		 * set the end markers.
+		 * b: U[2]), which takes three unzip passes; the third also
+		 * sets the end markers.
 		 */
 		shift[0] = 1;
 		put(2, 4, 0, 0); put(3, 2, 0, 0); put(S, KS, 0, 0);

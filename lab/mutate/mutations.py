@@ -163,6 +163,10 @@ MUTATIONS = [
          old='\t\t\tif (prev && rht_next(u, prev) != to)\n\t\t\t\trcu_assign_pointer(prev->next, to);',
          new='',
          why='unzipped chains keep ending on the old marker'),
+    dict(id='unzip-last-cut-no-own-marker', cls='unzip', file=C,
+         old='\tif (rht_next(u, last) != to)\n\t\trcu_assign_pointer(last->next, to);\n\treturn false;',
+         new='\treturn false;',
+         why='the tail left by the last cut keeps ending on the old marker'),
     # --- teardown -------------------------------------------------------------
     dict(id='destroy-keeps-owner', cls='teardown', file=C,
          old='\t\trs->ht = NULL;\n\t\thanded_over = rs->gp_armed;',
