@@ -118,6 +118,7 @@
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/prefetch.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/rhashtable.h>
@@ -327,6 +328,27 @@ static struct rhash_head *rht_first_idle(struct rhashtable *ht,
 	struct rhash_head *he = __rht_word_head(w);
 
 	return he ? he : rht_nulls_of(tbl, idx);
+}
+
+/*
+ * The worker's sweeps take the buckets in order, but each object is a
+ * cache miss of its own, and the links of a chain cannot overlap them.
+ * Touching the first object of a bucket some steps ahead lets the misses
+ * of different chains overlap.  The word is read without a lock: a stale
+ * one costs a useless prefetch, which never faults.
+ */
+#define RHT_PREFETCH_AHEAD	8
+
+static void rht_prefetch_first(const struct bucket_table *tbl,
+			       unsigned int idx)
+{
+	struct rhash_head *he;
+
+	if (idx >= tbl->size || tbl->nest)
+		return;
+	he = __rht_word_head(rcu_access_pointer(tbl->buckets[idx]));
+	if (he)
+		prefetch(he);
 }
 
 /**
@@ -1201,8 +1223,13 @@ static bool rht_unzip_one(struct rhashtable *ht, struct bucket_table *t,
 			  struct bucket_table *u, unsigned int x)
 {
 	struct rhash_lock_head __rcu **bkt = rht_bucket_var(t, x);
-	unsigned long flags = rht_lock(t, bkt);
-	bool busy = rht_unzip_step(ht, t, u, x);
+	unsigned long flags;
+	bool busy;
+
+	rht_prefetch_first(u, x + RHT_PREFETCH_AHEAD);
+	rht_prefetch_first(u, x + RHT_PREFETCH_AHEAD + t->size);
+	flags = rht_lock(t, bkt);
+	busy = rht_unzip_step(ht, t, u, x);
 
 	rht_unlock(t, bkt, flags);
 	cond_resched();
@@ -1295,6 +1322,8 @@ static void rht_zip_pass(struct rhashtable *ht, struct bucket_table *t,
 	unsigned int x;
 
 	for (x = 0; x < u->size; x++) {
+		rht_prefetch_first(t, x + RHT_PREFETCH_AHEAD);
+		rht_prefetch_first(t, x + RHT_PREFETCH_AHEAD + u->size);
 		lo = rht_bucket_var(t, x);
 		hi = rht_bucket_var(t, x + u->size);
 		lflags = rht_lock(t, lo);
@@ -1589,7 +1618,10 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 	case RHT_PH_GROW_PREP:
 		for (x = 0; x < t->size; x++) {
 			struct rhash_lock_head __rcu **bkt = rht_bucket_var(t, x);
-			unsigned long flags = rht_lock(t, bkt);
+			unsigned long flags;
+
+			rht_prefetch_first(t, x + RHT_PREFETCH_AHEAD);
+			flags = rht_lock(t, bkt);
 
 			rht_unzip_link(ht, t, u, x);
 			rht_unlock(t, bkt, flags);
@@ -1614,6 +1646,7 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 		break;
 	default:
 		for (x = 0; x < t->size; x++) {
+			rht_prefetch_first(t, x + RHT_PREFETCH_AHEAD);
 			rht_move_bucket(ht, t, u, x);
 			rht_test_point(ht, RHT_TP_MOVED_BUCKET, x);
 			cond_resched();
@@ -1881,6 +1914,7 @@ static void rht_free_objects(struct rhashtable *ht, struct bucket_table *tbl,
 	unsigned int i;
 
 	for (i = 0; i < tbl->size; i++) {
+		rht_prefetch_first(tbl, i + RHT_PREFETCH_AHEAD);
 		for (he = rht_first_idle(ht, tbl, i); !rht_is_a_nulls(he);
 		     he = next) {
 			next = rht_dereference(he->next, ht);

@@ -75,8 +75,8 @@ MUTATIONS = [
          new='\tif (true)\n\t\treturn;',
          why='updates during a halving lock only their own old bucket'),
     dict(id='worker-no-lock', cls='locking', file=C,
-         old='\tunsigned long flags = rht_lock(t, bkt);\n\tbool busy = rht_unzip_step(ht, t, u, x);\n\n\trht_unlock(t, bkt, flags);',
-         new='\tbool busy = rht_unzip_step(ht, t, u, x);',
+         old='\tflags = rht_lock(t, bkt);\n\tbusy = rht_unzip_step(ht, t, u, x);\n\n\trht_unlock(t, bkt, flags);',
+         new='\tbusy = rht_unzip_step(ht, t, u, x);',
          why='an unzip step without the pair\'s lock'),
     # --- accounting ----------------------------------------------------------
     dict(id='slow-insert-uncounted', cls='accounting', file=C,
