@@ -841,6 +841,17 @@ static void N_(run_family)(int kind, const char *cname, const char *family,
 			snprintf(wl, sizeof(wl), "grow_settled_%s", STR(KS));
 			bench_report_rates(wl, cname, nt, n, res.ops, settled,
 					   pcpu);
+			/*
+			 * What the rest of the process spent on it: the
+			 * resizes (worker, RCU callbacks), per inserted object,
+			 * as a rate so that higher is better like the others.
+			 */
+			if (kind != C_PLAIN && pcpu > res.cpu) {
+				snprintf(wl, sizeof(wl), "grow_worker_%s",
+					 STR(KS));
+				bench_report(wl, cname, nt, n, "cpu_ops_per_s",
+					     res.ops / (pcpu - res.cpu));
+			}
 			if (kind == C_RHT)
 				N_(report_resizes)(&t, cname, nt, n);
 			N_(tbl_destroy)(&t);

@@ -33,8 +33,10 @@
  *   grow    insert ENTRIES keys into an empty table: the inserters alone
  *           (grow_*), and until the table has settled (grow_settled_*:
  *           resizes done, old arrays freed; per CPU second of the whole
- *           process, as the resizes run in other threads); for ours also
- *           the resizes, unzip passes and rehashes it took (count)
+ *           process, as the resizes run in other threads), the CPU the
+ *           rest of the process spent besides the inserters (grow_worker_*,
+ *           objects per such CPU second); for ours also the resizes, unzip
+ *           passes and rehashes it took (count)
  *   storm   positive lookups while another thread grows and shrinks the
  *           table (ENTRIES stable keys, 3x ENTRIES extra inserted and
  *           removed over and over), and the same with that thread idle
