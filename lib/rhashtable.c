@@ -1565,13 +1565,17 @@ static bool rht_drive(struct rhashtable *ht, enum rht_wait how)
 	return true;
 }
 
+#define RHT_BEGIN_FLAT	BIT(0)	/* no nested array, however big */
+#define RHT_BEGIN_MOVE	BIT(1)	/* move the objects, even to double */
+
 /*
  * Start replacing the current array by one of @size buckets.  Doubling and
- * halving a flat array with the same seed unzip or zip in place; anything
- * else moves the objects.  Returns 0 or -ENOMEM.
+ * halving a flat array with the same seed unzip or zip in place, unless
+ * @how asks for a move; anything else moves the objects.  Returns 0 or
+ * -ENOMEM.
  */
 static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
-		     bool flat_only)
+		     unsigned int how)
 {
 	struct bucket_table *t = rht_dereference(ht->tbl, ht), *u;
 	struct rht_resizer *rs = rht_get_rs(ht);
@@ -1586,7 +1590,8 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 	 * array is no replacement: a grow that cannot have a bigger array
 	 * keeps the current one.
 	 */
-	u = rht_alloc_table(ht, size, flat_only ? 0 : min(size, 2 * t->size));
+	u = rht_alloc_table(ht, size,
+			    how & RHT_BEGIN_FLAT ? 0 : min(size, 2 * t->size));
 	if (!u) {
 		rs->stats.alloc_failures++;
 		rht_retry_later(rs);
@@ -1598,7 +1603,7 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 		rs->stats.nested++;
 	u->hash_rnd = reseed ? get_random_u32() : t->hash_rnd;
 	phase = RHT_PH_REHASH;
-	if (!reseed && !t->nest && !u->nest) {
+	if (!reseed && !t->nest && !u->nest && !(how & RHT_BEGIN_MOVE)) {
 		if (u->size == t->size * 2)
 			phase = RHT_PH_GROW_PREP;
 		else if (u->size * 2 == t->size)
@@ -1734,7 +1739,7 @@ static bool rht_may_reseed(struct rht_resizer *rs)
 static bool rht_plan(struct rhashtable *ht)
 {
 	struct bucket_table *tbl = rht_dereference(ht->tbl, ht);
-	unsigned int size = rht_wanted_size(ht, tbl);
+	unsigned int size = rht_wanted_size(ht, tbl), how = 0;
 	struct rht_resizer *rs;
 	bool reseed = false;
 
@@ -1755,21 +1760,25 @@ static bool rht_plan(struct rhashtable *ht)
 	}
 	if (tbl->nest)
 		return !rht_begin(ht, rht_fit_size(ht, rhashtable_count(ht)),
-				  reseed, true);
+				  reseed, RHT_BEGIN_FLAT);
 	/*
 	 * Behind (a burst of inserts while the worker slept, or a doubling
 	 * that waited for grace periods while inserts kept coming): above
 	 * one object per bucket, unzipping takes one pass per run of
 	 * objects, and each pass a grace period in which the chains grow
-	 * again.  Move everything straight into an array of the right size
-	 * instead; rht_begin() still unzips when that is twice the size.
+	 * again, and every pass walks the pairs it has not parted yet.
+	 * Move everything straight into an array of the right size instead,
+	 * also when that is twice the size: one move per object costs the
+	 * worker less than the passes.
 	 */
 	if (size > tbl->size && !ht->p.grow_decision &&
-	    rhashtable_count(ht) > tbl->size)
+	    rhashtable_count(ht) > tbl->size) {
 		size = rht_fit_size(ht, rhashtable_count(ht));
+		how = RHT_BEGIN_MOVE;
+	}
 	if (!reseed && size == tbl->size)
 		return false;
-	return !rht_begin(ht, size, reseed, false);
+	return !rht_begin(ht, size, reseed, how);
 }
 
 static void rht_worker(struct work_struct *work)
@@ -2502,7 +2511,7 @@ static int rht_resize_now(struct rhashtable *ht, bool grow)
 		err = -ERANGE;
 	else
 		err = rht_begin(ht, grow ? tbl->size * 2 : tbl->size / 2,
-				false, false);
+				false, 0);
 	if (!err)
 		rht_drive(ht, RHT_WAIT_SYNC);
 	mutex_unlock(&ht->mutex);
@@ -2528,7 +2537,7 @@ int rht_test_resize(struct rhashtable *ht, unsigned int size, bool reseed)
 
 	mutex_lock(&ht->mutex);
 	rht_drive(ht, RHT_WAIT_SYNC);
-	err = rht_begin(ht, size, reseed, false);
+	err = rht_begin(ht, size, reseed, 0);
 	if (!err)
 		rht_drive(ht, RHT_WAIT_SYNC);
 	mutex_unlock(&ht->mutex);

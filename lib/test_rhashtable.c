@@ -2977,6 +2977,39 @@ static void rht_test_burst_of_inserts_ends_at_fitting_size(struct kunit *test)
 	rht_test_expect_visited_once(test, objs, 3000);
 }
 
+/*
+ * A worker that finds more objects than buckets is behind: it moves them
+ * into an array that fits, even when that array is the double, rather
+ * than unzip chains of more than two objects on average.
+ */
+static void rht_test_behind_worker_moves_rather_than_unzips(struct kunit *test)
+{
+	struct rht_test_obj *objs = rht_test_objs(test, 80, 1);
+	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
+	struct rhashtable_stats before, after;
+	unsigned int i;
+	int err = 0;
+
+	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 64U);
+	before = rht_test_stats(ht);
+	/* The worker, kicked at 49 objects, waits for the mutex. */
+	mutex_lock(&ht->mutex);
+	for (i = 0; i < 80 && !err; i++) {
+		err = rhashtable_insert_fast(ht, &objs[i].node,
+					     rht_test_params);
+		objs[i].live = !err;
+	}
+	mutex_unlock(&ht->mutex);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, rht_test_wait_size(ht, 128));
+	after = rht_test_stats(ht);
+	KUNIT_EXPECT_EQ(test, after.rehashes - before.rehashes, 1UL);
+	KUNIT_EXPECT_EQ(test, after.grows - before.grows, 0UL);
+	KUNIT_EXPECT_EQ(test, after.unzip_passes, before.unzip_passes);
+	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 80), 0U);
+	KUNIT_EXPECT_EQ(test, rht_test_count_reachable(ht, 1), 80U);
+}
+
 static void rht_test_automatic_shrinking_follows_removes(struct kunit *test)
 {
 	struct rhashtable_params p = rht_test_params;
@@ -3525,6 +3558,7 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_big_table_count_stays_exact),
 	KUNIT_CASE(rht_test_automatic_growth_follows_inserts),
 	KUNIT_CASE(rht_test_burst_of_inserts_ends_at_fitting_size),
+	KUNIT_CASE(rht_test_behind_worker_moves_rather_than_unzips),
 	KUNIT_CASE(rht_test_automatic_shrinking_follows_removes),
 	KUNIT_CASE(rht_test_without_automatic_shrinking_size_stays),
 	KUNIT_CASE(rht_test_min_size_bounds_automatic_shrinking),
