@@ -27,7 +27,7 @@ NAMES = [
     ('churn_u32', 'insert+remove churn'),
     ('grow_u32', 'grow from empty, inserters'),
     ('grow_settled_u32', 'grow from empty, until settled'),
-    ('grow_worker_u32', 'grow from empty, CPU besides the inserters'),
+    ('grow_worker_u32', 'grow from empty, resizing CPU'),
     ('lookup_resize_storm_u32', 'lookups during a resize storm'),
     ('life_u32', 'create, fill 16, destroy'),
     ('life_resized_u32', 'the same, resized in between'),
