@@ -4,6 +4,5 @@
 #define _RHT_SHIM_LINUX_PREFETCH_H
 
 #define prefetch(x)		__builtin_prefetch(x)
-#define prefetchw(x)		__builtin_prefetch(x, 1)
 
 #endif
