@@ -117,6 +117,7 @@
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/prefetch.h>
 #include <linux/random.h>
@@ -211,6 +212,8 @@ struct rht_resizer {
 	unsigned long		backoff;	/* before retrying an allocation */
 	unsigned long		reseed_at;	/* no new seed before this */
 	unsigned long		reseed_gap;	/* minimum time between seeds */
+	unsigned int		began_with;	/* objects at the last begin */
+	unsigned int		grew_by;	/* arrived while it ran */
 	struct rcu_head		rcu;		/* wakes the worker after @gp */
 	struct timer_list	retry;		/* wakes it after @backoff */
 	struct rhashtable_stats	stats;
@@ -1491,10 +1494,13 @@ static void rht_publish(struct rhashtable *ht, struct bucket_table *t,
 static void rht_finish(struct rhashtable *ht, struct rht_resizer *rs)
 {
 	struct bucket_table *u = rs->new;
+	unsigned int n;
 
 	trace_rhashtable_resize_done(ht, rs->old->size, u->size);
 	rht_test_point(ht, RHT_TP_RETIRE, u->size);
 	call_rcu(&rs->old->rcu, rht_free_table_rcu);
+	n = rhashtable_count(ht);
+	rs->grew_by = n > rs->began_with ? n - rs->began_with : 0;
 	rs->old = NULL;
 	rs->new = NULL;
 	bitmap_free(rs->todo);
@@ -1567,6 +1573,7 @@ static bool rht_drive(struct rhashtable *ht, enum rht_wait how)
 
 #define RHT_BEGIN_FLAT	BIT(0)	/* no nested array, however big */
 #define RHT_BEGIN_MOVE	BIT(1)	/* move the objects, even to double */
+#define RHT_BEGIN_AUTO	BIT(2)	/* the worker's own plan: may turn to a move */
 
 /*
  * Start replacing the current array by one of @size buckets.  Doubling and
@@ -1598,6 +1605,18 @@ static int rht_begin(struct rhashtable *ht, unsigned int size, bool reseed,
 		return -ENOMEM;
 	}
 	rs->backoff = 0;
+	/*
+	 * Inserts go on while the array is allocated, and a large one takes
+	 * a while.  A doubling the worker planned that finds more objects
+	 * than buckets now is behind after all: unzipping would take a pass
+	 * per run and a grace period per pass while the chains grow (in
+	 * make bench with two inserters, 34K objects in 32K buckets were
+	 * still unzipping when the last of 1M arrived).  Move them, as
+	 * rht_plan() does when it sees the lag itself.
+	 */
+	rs->began_with = rhashtable_count(ht);
+	if ((how & RHT_BEGIN_AUTO) && rs->began_with > t->size)
+		how |= RHT_BEGIN_MOVE;
 	u->rs = rs;
 	if (u->nest)
 		rs->stats.nested++;
@@ -1735,11 +1754,30 @@ static bool rht_may_reseed(struct rht_resizer *rs)
 	return true;
 }
 
+/*
+ * How many more objects a move of @n objects should leave room for: the
+ * inserts that outran the worker are likely to go on while it moves.  The
+ * last resize tells how many arrived per object it began with; room is
+ * made for as many as that rate brings in the move, but no more than n/2,
+ * so that a burst that stops leaves the array at most one doubling larger
+ * than it needs.
+ */
+static unsigned int rht_expected(struct rhashtable *ht, unsigned int n)
+{
+	struct rht_resizer *rs = rht_rs(ht);
+	u64 more;
+
+	if (!rs || !rs->began_with)
+		return 0;
+	more = div_u64((u64)n * rs->grew_by, rs->began_with);
+	return min_t(u64, more, n / 2);
+}
+
 /* Decide whether to start a resize; returns true if one was started. */
 static bool rht_plan(struct rhashtable *ht)
 {
 	struct bucket_table *tbl = rht_dereference(ht->tbl, ht);
-	unsigned int size = rht_wanted_size(ht, tbl), how = 0;
+	unsigned int size = rht_wanted_size(ht, tbl), how = 0, n;
 	struct rht_resizer *rs;
 	bool reseed = false;
 
@@ -1771,10 +1809,13 @@ static bool rht_plan(struct rhashtable *ht)
 	 * also when that is twice the size: one move per object costs the
 	 * worker less than the passes.
 	 */
-	if (size > tbl->size && !ht->p.grow_decision &&
-	    rhashtable_count(ht) > tbl->size) {
-		size = rht_fit_size(ht, rhashtable_count(ht));
-		how = RHT_BEGIN_MOVE;
+	if (size > tbl->size && !ht->p.grow_decision) {
+		n = rhashtable_count(ht);
+		how = RHT_BEGIN_AUTO;
+		if (n > tbl->size) {
+			size = rht_fit_size(ht, n + rht_expected(ht, n));
+			how = RHT_BEGIN_MOVE;
+		}
 	}
 	if (!reseed && size == tbl->size)
 		return false;

@@ -3010,6 +3010,143 @@ static void rht_test_behind_worker_moves_rather_than_unzips(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rht_test_count_reachable(ht, 1), 80U);
 }
 
+/*
+ * Inserts that arrive while the worker is busy: the hooks insert objects
+ * [@from, @to) of @objs into @ht, once, when the worker asks for the
+ * allocation @site or reaches the step @point (-1: never).
+ */
+static struct {
+	struct rhashtable *ht;
+	struct rht_test_obj *objs;
+	unsigned int from, to;
+	int site, point;
+	atomic_t fired;
+	int err;
+} rht_test_arrivals;
+
+static void rht_test_arrive(void)
+{
+	struct rhashtable *ht = READ_ONCE(rht_test_arrivals.ht);
+	struct rht_test_obj *objs = rht_test_arrivals.objs;
+	unsigned int i;
+	int err = 0;
+
+	if (atomic_xchg(&rht_test_arrivals.fired, 1))
+		return;
+	for (i = rht_test_arrivals.from; i < rht_test_arrivals.to && !err; i++) {
+		err = rhashtable_insert_fast(ht, &objs[i].node, rht_test_params);
+		objs[i].live = !err;
+	}
+	rht_test_arrivals.err = err;
+}
+
+static bool rht_test_arrive_at_alloc(const struct rhashtable *ht,
+				     enum rht_alloc_site site)
+{
+	if (ht == READ_ONCE(rht_test_arrivals.ht) &&
+	    site == rht_test_arrivals.site)
+		rht_test_arrive();
+	return false;
+}
+
+static void rht_test_arrive_at_step(struct rhashtable *ht,
+				    enum rht_test_point point, unsigned int arg)
+{
+	if (ht == READ_ONCE(rht_test_arrivals.ht) &&
+	    point == rht_test_arrivals.point)
+		rht_test_arrive();
+}
+
+static const struct rht_test_hooks rht_test_arrival_hooks = {
+	.fail_alloc = rht_test_arrive_at_alloc,
+	.step = rht_test_arrive_at_step,
+};
+
+static void rht_test_arrivals_disarm(void *unused)
+{
+	rht_test_set_hooks(NULL);
+	WRITE_ONCE(rht_test_arrivals.ht, NULL);
+}
+
+static void rht_test_arrivals_arm(struct kunit *test, struct rhashtable *ht,
+				  struct rht_test_obj *objs, unsigned int from,
+				  unsigned int to, int site, int point)
+{
+	rht_test_arrivals.objs = objs;
+	rht_test_arrivals.from = from;
+	rht_test_arrivals.to = to;
+	rht_test_arrivals.site = site;
+	rht_test_arrivals.point = point;
+	rht_test_arrivals.err = 0;
+	atomic_set(&rht_test_arrivals.fired, 0);
+	WRITE_ONCE(rht_test_arrivals.ht, ht);
+	rht_test_set_hooks(&rht_test_arrival_hooks);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							rht_test_arrivals_disarm,
+							NULL), 0);
+}
+
+static void rht_test_doubling_overtaken_by_inserts_moves(struct kunit *test)
+{
+	struct rht_test_obj *objs = rht_test_objs(test, 80, 1);
+	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
+	struct rhashtable_stats before, after;
+
+	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 64U);
+	before = rht_test_stats(ht);
+	/*
+	 * The 49th object makes the worker plan a doubling of 64 buckets;
+	 * 31 more arrive while it allocates, and 80 objects are too many to
+	 * unzip.
+	 */
+	rht_test_arrivals_arm(test, ht, objs, 49, 80, RHT_ALLOC_FLAT, -1);
+	rht_test_insert_all(test, ht, objs, 49);
+	KUNIT_EXPECT_TRUE(test, rht_test_wait_size(ht, 128));
+	KUNIT_EXPECT_EQ(test, atomic_read(&rht_test_arrivals.fired), 1);
+	KUNIT_EXPECT_EQ(test, rht_test_arrivals.err, 0);
+	after = rht_test_stats(ht);
+	KUNIT_EXPECT_EQ(test, after.rehashes - before.rehashes, 1UL);
+	KUNIT_EXPECT_EQ(test, after.grows - before.grows, 0UL);
+	KUNIT_EXPECT_EQ(test, after.unzip_passes, before.unzip_passes);
+	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 80), 0U);
+	KUNIT_EXPECT_EQ(test, rht_test_count_reachable(ht, 1), 80U);
+}
+
+static void rht_test_move_leaves_room_for_arrivals(struct kunit *test)
+{
+	struct rht_test_obj *objs = rht_test_objs(test, 140, 1);
+	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
+	struct rhashtable_stats before, after;
+	unsigned int i;
+	int err = 0;
+
+	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 64U);
+	before = rht_test_stats(ht);
+	/*
+	 * 80 objects in 64 buckets: the worker moves them into 128, and 60
+	 * more arrive during the move.  140 objects are again more than
+	 * buckets; 128 would fit them in 256, but at the rate they came
+	 * (60 per 80 moved) the move makes room for 70 more: 512.
+	 */
+	rht_test_arrivals_arm(test, ht, objs, 80, 140, -1, RHT_TP_MOVED_BUCKET);
+	mutex_lock(&ht->mutex);
+	for (i = 0; i < 80 && !err; i++) {
+		err = rhashtable_insert_fast(ht, &objs[i].node,
+					     rht_test_params);
+		objs[i].live = !err;
+	}
+	mutex_unlock(&ht->mutex);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, rht_test_wait_size(ht, 512));
+	KUNIT_EXPECT_EQ(test, atomic_read(&rht_test_arrivals.fired), 1);
+	KUNIT_EXPECT_EQ(test, rht_test_arrivals.err, 0);
+	after = rht_test_stats(ht);
+	KUNIT_EXPECT_EQ(test, after.rehashes - before.rehashes, 2UL);
+	KUNIT_EXPECT_EQ(test, after.grows - before.grows, 0UL);
+	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 140), 0U);
+	KUNIT_EXPECT_EQ(test, rht_test_count_reachable(ht, 1), 140U);
+}
+
 static void rht_test_automatic_shrinking_follows_removes(struct kunit *test)
 {
 	struct rhashtable_params p = rht_test_params;
@@ -3559,6 +3696,8 @@ static struct kunit_case rht_test_cases[] = {
 	KUNIT_CASE(rht_test_automatic_growth_follows_inserts),
 	KUNIT_CASE(rht_test_burst_of_inserts_ends_at_fitting_size),
 	KUNIT_CASE(rht_test_behind_worker_moves_rather_than_unzips),
+	KUNIT_CASE(rht_test_doubling_overtaken_by_inserts_moves),
+	KUNIT_CASE(rht_test_move_leaves_room_for_arrivals),
 	KUNIT_CASE(rht_test_automatic_shrinking_follows_removes),
 	KUNIT_CASE(rht_test_without_automatic_shrinking_size_stays),
 	KUNIT_CASE(rht_test_min_size_bounds_automatic_shrinking),

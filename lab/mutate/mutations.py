@@ -167,6 +167,15 @@ MUTATIONS = [
          old='\tif (rht_next(u, last) != to)\n\t\trcu_assign_pointer(last->next, to);\n\treturn false;',
          new='\treturn false;',
          why='the tail left by the last cut keeps ending on the old marker'),
+    # --- resize policy --------------------------------------------------------
+    dict(id='begin-recheck-new-size', cls='policy', file=C,
+         old='\tif ((how & RHT_BEGIN_AUTO) && rs->began_with > t->size)',
+         new='\tif ((how & RHT_BEGIN_AUTO) && rs->began_with > u->size)',
+         why='a doubling overtaken by inserts is compared with the new size'),
+    dict(id='arrivals-wrong-way', cls='policy', file=C,
+         old='\trs->grew_by = n > rs->began_with ? n - rs->began_with : 0;',
+         new='\trs->grew_by = n < rs->began_with ? rs->began_with - n : 0;',
+         why='the objects that arrived during a resize are counted backwards'),
     # --- teardown -------------------------------------------------------------
     dict(id='destroy-keeps-owner', cls='teardown', file=C,
          old='\t\trs->ht = NULL;\n\t\thanded_over = rs->gp_armed;',
