@@ -56,7 +56,7 @@ boot() {
 	(cd "$wt" && python3 tools/testing/kunit/kunit.py exec "${args[@]}" \
 		--build_dir="$out/build-$name" --timeout=1200 rhashtable_kbench) \
 		> "$out/$name.$r.log" 2>&1 || { tail -20 "$out/$name.$r.log"; exit 1; }
-	grep -o 'rht-bench .*' "$out/build-$name/test.log" > "$out/$name.$r.txt"
+	grep -oE 'rht-(bench|detail) .*' "$out/build-$name/test.log" > "$out/$name.$r.txt"
 }
 
 build stock rht-base TEST_RHASHTABLE

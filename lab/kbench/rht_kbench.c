@@ -15,6 +15,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/mm.h>
 #include <linux/random.h>
 #include <linux/rhashtable.h>
 #include <linux/sched.h>
@@ -176,14 +177,25 @@ static u64 kb_settle(struct kb_set *s)
 static void kb_basic(struct kunit *test, unsigned int n)
 {
 	unsigned int rounds = max(65536U / n, 2U);
+#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
+	struct rhashtable_stats st;
+#endif
 	struct kb_set s;
-	u64 ns;
+	u64 ns, settle;
 
 	KUNIT_ASSERT_EQ(test, kb_fill(&s, n), 0);
 	ns = kb_insert_all(&s);
 	kb_report(test, "insert_only", 1, n, n, ns);
-	ns += kb_settle(&s);
-	kb_report(test, "insert_grow", 1, n, n, ns);
+	settle = kb_settle(&s);
+	kb_report(test, "insert_grow", 1, n, n, ns + settle);
+	/* Notes, not figures: where the time until settled went. */
+	kunit_info(test, "rht-detail grow entries=%u insert_us=%llu settle_us=%llu",
+		   n, ns / 1000, settle / 1000);
+#if IS_ENABLED(CONFIG_RHASHTABLE_KUNIT_TEST)
+	rhashtable_get_stats(&s.ht, &st);
+	kunit_info(test, "rht-detail grow entries=%u rehashes=%lu grows=%lu unzip_passes=%lu grace_periods=%lu",
+		   n, st.rehashes, st.grows, st.unzip_passes, st.grace_periods);
+#endif
 	ns = kb_lookup_all(&s, rounds, false);
 	kb_report(test, "lookup_hit", 1, n, (u64)rounds * n, ns);
 	ns = kb_lookup_all(&s, rounds, true);
@@ -191,6 +203,14 @@ static void kb_basic(struct kunit *test, unsigned int n)
 	kunit_info(test, "rht-bench bytes_per_entry threads=1 entries=%u ops_per_sec=%zu",
 		   n, (rcu_dereference_raw(s.ht.tbl)->size * sizeof(void *)) / n +
 		   sizeof(struct rhash_head));
+	/*
+	 * Where the array the lookups used lives: kvmalloc() gives either
+	 * the linear map or vmalloc space, which costs more TLB misses (and
+	 * under QEMU's TCG many more).  Not a figure: a note per boot.
+	 */
+	kunit_info(test, "rht-detail array entries=%u buckets=%u vmalloc=%d",
+		   n, rcu_dereference_raw(s.ht.tbl)->size,
+		   is_vmalloc_addr(rcu_dereference_raw(s.ht.tbl)));
 	ns = kb_remove_all(&s);
 	kb_report(test, "remove_shrink", 1, n, n, ns);
 	kb_free(&s);
