@@ -2982,32 +2982,55 @@ static void rht_test_burst_of_inserts_ends_at_fitting_size(struct kunit *test)
  * into an array that fits, even when that array is the double, rather
  * than unzip chains of more than two objects on average.
  */
-static void rht_test_behind_worker_moves_rather_than_unzips(struct kunit *test)
+/*
+ * Insert @objs[0..n) while holding the mutex, so that the worker the
+ * inserts kick waits until all of them are in: a worker that fell behind.
+ */
+static void rht_test_insert_while_worker_waits(struct kunit *test,
+					       struct rhashtable *ht,
+					       struct rht_test_obj *objs,
+					       unsigned int n)
 {
-	struct rht_test_obj *objs = rht_test_objs(test, 80, 1);
-	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
-	struct rhashtable_stats before, after;
 	unsigned int i;
 	int err = 0;
 
-	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 64U);
-	before = rht_test_stats(ht);
-	/* The worker, kicked at 49 objects, waits for the mutex. */
 	mutex_lock(&ht->mutex);
-	for (i = 0; i < 80 && !err; i++) {
+	for (i = 0; i < n && !err; i++) {
 		err = rhashtable_insert_fast(ht, &objs[i].node,
 					     rht_test_params);
 		objs[i].live = !err;
 	}
 	mutex_unlock(&ht->mutex);
 	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
+/* Since @before, the table grew by one move and no unzip; @n objects. */
+static void rht_test_expect_one_move(struct kunit *test,
+				     struct rhashtable *ht,
+				     const struct rhashtable_stats *before,
+				     struct rht_test_obj *objs, unsigned int n)
+{
+	struct rhashtable_stats after = rht_test_stats(ht);
+
+	KUNIT_EXPECT_EQ(test, after.rehashes - before->rehashes, 1UL);
+	KUNIT_EXPECT_EQ(test, after.grows - before->grows, 0UL);
+	KUNIT_EXPECT_EQ(test, after.unzip_passes, before->unzip_passes);
+	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, n), 0U);
+	KUNIT_EXPECT_EQ(test, rht_test_count_reachable(ht, 1), n);
+}
+
+static void rht_test_behind_worker_moves_rather_than_unzips(struct kunit *test)
+{
+	struct rht_test_obj *objs = rht_test_objs(test, 80, 1);
+	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
+	struct rhashtable_stats before;
+
+	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 64U);
+	before = rht_test_stats(ht);
+	/* The worker, kicked at 49 objects, waits for the mutex. */
+	rht_test_insert_while_worker_waits(test, ht, objs, 80);
 	KUNIT_EXPECT_TRUE(test, rht_test_wait_size(ht, 128));
-	after = rht_test_stats(ht);
-	KUNIT_EXPECT_EQ(test, after.rehashes - before.rehashes, 1UL);
-	KUNIT_EXPECT_EQ(test, after.grows - before.grows, 0UL);
-	KUNIT_EXPECT_EQ(test, after.unzip_passes, before.unzip_passes);
-	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 80), 0U);
-	KUNIT_EXPECT_EQ(test, rht_test_count_reachable(ht, 1), 80U);
+	rht_test_expect_one_move(test, ht, &before, objs, 80);
 }
 
 /*
@@ -3090,7 +3113,7 @@ static void rht_test_doubling_overtaken_by_inserts_moves(struct kunit *test)
 {
 	struct rht_test_obj *objs = rht_test_objs(test, 80, 1);
 	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
-	struct rhashtable_stats before, after;
+	struct rhashtable_stats before;
 
 	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 64U);
 	before = rht_test_stats(ht);
@@ -3104,12 +3127,7 @@ static void rht_test_doubling_overtaken_by_inserts_moves(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rht_test_wait_size(ht, 128));
 	KUNIT_EXPECT_EQ(test, atomic_read(&rht_test_arrivals.fired), 1);
 	KUNIT_EXPECT_EQ(test, rht_test_arrivals.err, 0);
-	after = rht_test_stats(ht);
-	KUNIT_EXPECT_EQ(test, after.rehashes - before.rehashes, 1UL);
-	KUNIT_EXPECT_EQ(test, after.grows - before.grows, 0UL);
-	KUNIT_EXPECT_EQ(test, after.unzip_passes, before.unzip_passes);
-	KUNIT_EXPECT_EQ(test, rht_test_check_lookups(ht, objs, 80), 0U);
-	KUNIT_EXPECT_EQ(test, rht_test_count_reachable(ht, 1), 80U);
+	rht_test_expect_one_move(test, ht, &before, objs, 80);
 }
 
 static void rht_test_move_leaves_room_for_arrivals(struct kunit *test)
@@ -3117,8 +3135,6 @@ static void rht_test_move_leaves_room_for_arrivals(struct kunit *test)
 	struct rht_test_obj *objs = rht_test_objs(test, 140, 1);
 	struct rhashtable *ht = rht_test_new(test, &rht_test_params);
 	struct rhashtable_stats before, after;
-	unsigned int i;
-	int err = 0;
 
 	KUNIT_ASSERT_EQ(test, rht_test_size(ht), 64U);
 	before = rht_test_stats(ht);
@@ -3129,14 +3145,7 @@ static void rht_test_move_leaves_room_for_arrivals(struct kunit *test)
 	 * (60 per 80 moved) the move makes room for 70 more: 512.
 	 */
 	rht_test_arrivals_arm(test, ht, objs, 80, 140, -1, RHT_TP_MOVED_BUCKET);
-	mutex_lock(&ht->mutex);
-	for (i = 0; i < 80 && !err; i++) {
-		err = rhashtable_insert_fast(ht, &objs[i].node,
-					     rht_test_params);
-		objs[i].live = !err;
-	}
-	mutex_unlock(&ht->mutex);
-	KUNIT_ASSERT_EQ(test, err, 0);
+	rht_test_insert_while_worker_waits(test, ht, objs, 80);
 	KUNIT_EXPECT_TRUE(test, rht_test_wait_size(ht, 512));
 	KUNIT_EXPECT_EQ(test, atomic_read(&rht_test_arrivals.fired), 1);
 	KUNIT_EXPECT_EQ(test, rht_test_arrivals.err, 0);
